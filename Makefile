@@ -1,0 +1,38 @@
+# The two commands of the README: `make run` and `make check`. Both install
+# what is missing (scripts/install-deps.sh), configure and build.
+LLVM_MAJOR := $(shell tr -d '[:space:]' < LLVM_VERSION)
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps configure build run check docs format clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD_DIR)/build.ninja: | deps
+	cmake -G Ninja -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release \
+	  -DMLIR_DIR=/usr/lib/llvm-$(LLVM_MAJOR)/lib/cmake/mlir \
+	  -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-$(LLVM_MAJOR)/bin/lit
+
+configure: deps $(BUILD_DIR)/build.ninja
+
+build: configure
+	ninja -C $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	@scripts/run.sh $(BUILD_DIR)
+
+check: build
+	@scripts/check.sh $(BUILD_DIR)
+
+# Regenerates the TableGen reference docs into docs/generated/.
+docs: build
+	@scripts/update-docs.sh $(BUILD_DIR)
+
+format:
+	@git ls-files '*.cpp' '*.h' '*.cu' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,311 @@
+//===- TileDialect.cpp - tile dialect, types and attributes ---------------===//
+//
+// Dialect registration, the `!tile.view` syntax, the verification of the
+// kernel attributes (`tile.kernel`, `tile.params`, `tile.name`) and the
+// shape-spec helpers shared by the ops and the passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#include "tile/Dialect/Tile/IR/TileDialect.cpp.inc"
+#include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
+
+void TileDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// ViewType
+//===----------------------------------------------------------------------===//
+
+Type ViewType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return {};
+  for (int64_t dim : shape) {
+    if (!ShapedType::isDynamic(dim)) {
+      parser.emitError(loc, "view dimensions are known only at run time: "
+                            "write them as '?'");
+      return {};
+    }
+  }
+  return parser.getChecked<ViewType>(loc, parser.getContext(),
+                                     static_cast<unsigned>(shape.size()),
+                                     elementType);
+}
+
+void ViewType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (unsigned i = 0; i < getRank(); ++i)
+    printer << "?x";
+  printer.printType(getElementType());
+  printer << ">";
+}
+
+LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               unsigned rank, Type elementType) {
+  if (rank == 0 || rank > 8)
+    return emitError() << "view rank must be between 1 and 8, got " << rank;
+  if (!elementType.isIntOrFloat() && !isa<DTypeParamType>(elementType))
+    return emitError() << "view element type must be an integer, a float or "
+                          "a !tile.dtype parameter, got "
+                       << elementType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape specs
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::tile::getShapeSpecDim(Attribute entry) {
+  if (auto intAttr = dyn_cast<IntegerAttr>(entry))
+    return intAttr.getInt();
+  return ShapedType::kDynamic;
+}
+
+SmallVector<int64_t> mlir::tile::getShapeSpecSizes(ArrayAttr shape) {
+  return llvm::map_to_vector(shape, getShapeSpecDim);
+}
+
+bool mlir::tile::isStaticShapeSpec(ArrayAttr shape) {
+  return llvm::all_of(shape, [](Attribute a) { return isa<IntegerAttr>(a); });
+}
+
+ArrayAttr mlir::tile::buildShapeSpec(MLIRContext *ctx,
+                                     ArrayRef<int64_t> sizes) {
+  Builder b(ctx);
+  return b.getArrayAttr(llvm::map_to_vector(
+      sizes, [&](int64_t s) -> Attribute { return b.getI64IntegerAttr(s); }));
+}
+
+LogicalResult mlir::tile::verifyShapeAgainstSpec(Operation *op,
+                                                 ArrayAttr shape,
+                                                 ShapedType type,
+                                                 StringRef what) {
+  if (static_cast<int64_t>(shape.size()) != type.getRank())
+    return op->emitOpError() << what << " has rank " << type.getRank()
+                             << " but the shape lists " << shape.size()
+                             << " sizes";
+  for (auto [i, entry] : llvm::enumerate(shape)) {
+    int64_t dim = type.getDimSize(i);
+    if (auto intAttr = dyn_cast<IntegerAttr>(entry)) {
+      if (intAttr.getInt() <= 0)
+        return op->emitOpError()
+               << "shape sizes must be positive, got " << intAttr.getInt();
+      if (dim != intAttr.getInt())
+        return op->emitOpError()
+               << what << " dimension " << i << " is "
+               << (ShapedType::isDynamic(dim) ? std::string("?")
+                                              : std::to_string(dim))
+               << " but the shape says " << intAttr.getInt();
+      continue;
+    }
+    if (!isa<StringAttr>(entry))
+      return op->emitOpError() << "shape entries must be integers or "
+                                  "parameter names";
+    if (!ShapedType::isDynamic(dim))
+      return op->emitOpError()
+             << what << " dimension " << i << " must be '?' while the shape "
+             << "names parameter " << entry;
+  }
+  return success();
+}
+
+bool mlir::tile::isMmaOperandElementType(Type type) {
+  return type.isF16() || type.isBF16() || isa<DTypeParamType>(type);
+}
+
+bool mlir::tile::isFloatLikeElementType(Type type) {
+  return isa<FloatType, DTypeParamType>(type);
+}
+
+Operation *mlir::tile::getEnclosingKernel(Operation *op) {
+  for (Operation *parent = op; parent; parent = parent->getParentOp())
+    if (parent->hasAttr(TileDialect::getKernelAttrName()))
+      return parent;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel attributes
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Checks a dictionary of launch hints: num_warps and occupancy.
+LogicalResult verifyLaunchHints(Operation *op, DictionaryAttr hints,
+                                StringRef where,
+                                ArrayRef<StringRef> extraKeys) {
+  for (NamedAttribute entry : hints) {
+    StringRef key = entry.getName().getValue();
+    if (key == "num_warps" || key == "occupancy") {
+      auto value = dyn_cast<IntegerAttr>(entry.getValue());
+      if (!value)
+        return op->emitOpError()
+               << where << ": '" << key << "' must be an integer";
+      int64_t v = value.getInt();
+      if (key == "num_warps" && (v < 1 || v > 32 || !llvm::isPowerOf2_64(v)))
+        return op->emitOpError()
+               << where << ": num_warps must be a power of two in [1, 32], got "
+               << v;
+      if (key == "occupancy" && (v < 1 || v > 32))
+        return op->emitOpError()
+               << where << ": occupancy must be in [1, 32], got " << v;
+      continue;
+    }
+    if (llvm::is_contained(extraKeys, key))
+      continue;
+    return op->emitOpError() << where << ": unknown launch hint '" << key
+                             << "'";
+  }
+  return success();
+}
+
+LogicalResult verifyKernelAttr(Operation *op, Attribute attr) {
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  if (!dict)
+    return op->emitOpError() << "'tile.kernel' must be a dictionary";
+  if (failed(verifyLaunchHints(op, dict, "'tile.kernel'", {"grid", "hints"})))
+    return failure();
+  if (Attribute grid = dict.get("grid")) {
+    auto array = dyn_cast<ArrayAttr>(grid);
+    if (!array || array.empty() || array.size() > 3 ||
+        !llvm::all_of(array, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitOpError() << "'tile.kernel' grid must list 1 to 3 "
+                                  "expressions as strings";
+  }
+  if (Attribute hints = dict.get("hints")) {
+    auto perArch = dyn_cast<DictionaryAttr>(hints);
+    if (!perArch)
+      return op->emitOpError()
+             << "'tile.kernel' hints must map architectures to dictionaries";
+    llvm::Regex archRe("^sm_[0-9]+a?$");
+    for (NamedAttribute arch : perArch) {
+      if (!archRe.match(arch.getName().getValue()))
+        return op->emitOpError() << "'tile.kernel' hints: '"
+                                 << arch.getName().getValue()
+                                 << "' is not an architecture like sm_90";
+      auto archHints = dyn_cast<DictionaryAttr>(arch.getValue());
+      if (!archHints)
+        return op->emitOpError() << "'tile.kernel' hints for "
+                                 << arch.getName().getValue()
+                                 << " must be a dictionary";
+      if (failed(verifyLaunchHints(
+              op, archHints,
+              ("'tile.kernel' hints for " + arch.getName().getValue()).str(),
+              {})))
+        return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult verifyParamsAttr(Operation *op, Attribute attr) {
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  if (!dict)
+    return op->emitOpError() << "'tile.params' must be a dictionary";
+  for (NamedAttribute entry : dict) {
+    Attribute value = entry.getValue();
+    if (auto typeAttr = dyn_cast<TypeAttr>(value)) {
+      Type type = typeAttr.getValue();
+      if (!type.isIntOrFloat())
+        return op->emitOpError()
+               << "'tile.params' type parameter '" << entry.getName().getValue()
+               << "' must be an integer or float type, got " << type;
+      continue;
+    }
+    if (!isa<IntegerAttr>(value))
+      return op->emitOpError() << "'tile.params' entry '"
+                               << entry.getName().getValue()
+                               << "' must be an integer, a boolean or a type";
+  }
+  // Every `!tile.dtype<"X">` used in the kernel must name a type parameter.
+  WalkResult walk = op->walk([&](Operation *nested) -> WalkResult {
+    auto check = [&](Type type) -> LogicalResult {
+      Type element = type;
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        element = shaped.getElementType();
+      else if (auto view = dyn_cast<ViewType>(type))
+        element = view.getElementType();
+      auto param = dyn_cast<DTypeParamType>(element);
+      if (!param)
+        return success();
+      auto bound = dyn_cast_or_null<TypeAttr>(dict.get(param.getName()));
+      if (bound)
+        return success();
+      return nested->emitOpError()
+             << "uses !tile.dtype<\"" << param.getName()
+             << "\"> but the kernel's 'tile.params' declares no such type "
+                "parameter";
+    };
+    for (Type t : nested->getResultTypes())
+      if (failed(check(t)))
+        return WalkResult::interrupt();
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(check(arg.getType())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+} // namespace
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == getKernelAttrName() || name == getParamsAttrName()) {
+    if (!isa<func::FuncOp>(op))
+      return op->emitOpError() << "'" << name << "' belongs on a func.func";
+    return name == getKernelAttrName() ? verifyKernelAttr(op, attr.getValue())
+                                       : verifyParamsAttr(op, attr.getValue());
+  }
+  return op->emitOpError() << "unknown tile dialect attribute '" << name
+                           << "'";
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  if (attr.getName().getValue() != getArgNameAttrName())
+    return op->emitOpError() << "unknown tile dialect argument attribute '"
+                             << attr.getName().getValue() << "'";
+  auto name = dyn_cast<StringAttr>(attr.getValue());
+  if (!name || name.getValue().empty())
+    return op->emitOpError() << "'tile.name' of argument " << argIndex
+                             << " must be a non-empty string";
+  return success();
+}

@@ -1,0 +1,510 @@
+//===- TileOps.cpp - tile dialect operations ------------------------------===//
+//
+// Custom syntax directives, verifiers and folders of the tile operations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// shape-spec ::= `[` (integer | bare-id) (`,` (integer | bare-id))* `]`
+static ParseResult parseShapeSpec(OpAsmParser &parser, ArrayAttr &shape) {
+  Builder &b = parser.getBuilder();
+  SmallVector<Attribute> entries;
+  auto parseEntry = [&]() -> ParseResult {
+    int64_t size;
+    OptionalParseResult intResult = parser.parseOptionalInteger(size);
+    if (intResult.has_value()) {
+      if (failed(*intResult))
+        return failure();
+      entries.push_back(b.getI64IntegerAttr(size));
+      return success();
+    }
+    StringRef name;
+    if (parser.parseKeyword(&name))
+      return parser.emitError(parser.getCurrentLocation(),
+                              "expected a size or a parameter name");
+    entries.push_back(b.getStringAttr(name));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     parseEntry))
+    return failure();
+  shape = b.getArrayAttr(entries);
+  return success();
+}
+
+static void printShapeSpec(OpAsmPrinter &printer, Operation *,
+                           ArrayAttr shape) {
+  printer << "[";
+  llvm::interleaveComma(shape, printer, [&](Attribute entry) {
+    if (auto intAttr = dyn_cast<IntegerAttr>(entry))
+      printer << intAttr.getInt();
+    else
+      printer << cast<StringAttr>(entry).getValue();
+  });
+  printer << "]";
+}
+
+/// fill-value ::= `-`? (`inf` | `nan` | float | integer) | `true` | `false`
+static ParseResult parseFillValue(OpAsmParser &parser, Attribute &value) {
+  Builder &b = parser.getBuilder();
+  if (succeeded(parser.parseOptionalKeyword("true"))) {
+    value = b.getBoolAttr(true);
+    return success();
+  }
+  if (succeeded(parser.parseOptionalKeyword("false"))) {
+    value = b.getBoolAttr(false);
+    return success();
+  }
+  bool negative = succeeded(parser.parseOptionalMinus());
+  if (succeeded(parser.parseOptionalKeyword("inf"))) {
+    value = b.getF64FloatAttr(negative ? -INFINITY : INFINITY);
+    return success();
+  }
+  if (succeeded(parser.parseOptionalKeyword("nan"))) {
+    value = b.getF64FloatAttr(NAN);
+    return success();
+  }
+  int64_t intValue;
+  OptionalParseResult intResult = parser.parseOptionalInteger(intValue);
+  if (intResult.has_value()) {
+    if (failed(*intResult))
+      return failure();
+    value = b.getI64IntegerAttr(negative ? -intValue : intValue);
+    return success();
+  }
+  double floatValue;
+  if (parser.parseFloat(floatValue))
+    return failure();
+  value = b.getF64FloatAttr(negative ? -floatValue : floatValue);
+  return success();
+}
+
+static void printFillValue(OpAsmPrinter &printer, Operation *,
+                           Attribute value) {
+  if (auto boolAttr = dyn_cast<BoolAttr>(value)) {
+    printer << (boolAttr.getValue() ? "true" : "false");
+    return;
+  }
+  if (auto intAttr = dyn_cast<IntegerAttr>(value)) {
+    printer << intAttr.getInt();
+    return;
+  }
+  APFloat f = cast<FloatAttr>(value).getValue();
+  if (f.isInfinity()) {
+    printer << (f.isNegative() ? "-inf" : "inf");
+    return;
+  }
+  if (f.isNaN()) {
+    printer << "nan";
+    return;
+  }
+  printer.printFloat(f);
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static std::string dimString(int64_t d) {
+  return ShapedType::isDynamic(d) ? "?" : std::to_string(d);
+}
+
+/// Two sizes agree when equal or when either is still a parameter.
+static bool sizesAgree(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+static bool isIntegerTile(Type type) {
+  return isa<IntegerType>(cast<ShapedType>(type).getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// ParamOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParamOp::verify() {
+  Operation *kernel = getEnclosingKernel(*this);
+  if (!kernel)
+    return emitOpError() << "must be inside a kernel (a func.func with "
+                            "'tile.kernel')";
+  auto params = kernel->getAttrOfType<DictionaryAttr>(
+      TileDialect::getParamsAttrName());
+  Attribute value = params ? params.get(getName()) : Attribute();
+  if (!value)
+    return emitOpError() << "parameter '" << getName()
+                         << "' is not declared in the kernel's 'tile.params'";
+  if (isa<TypeAttr>(value))
+    return emitOpError() << "parameter '" << getName()
+                         << "' is a type; use it as !tile.dtype<\""
+                         << getName() << "\">";
+  auto intValue = cast<IntegerAttr>(value);
+  Type type = getType();
+  bool isBool = intValue.getType().isInteger(1);
+  if (isBool != type.isInteger(1) || isa<FloatType>(type))
+    return emitOpError() << "parameter '" << getName() << "' is "
+                         << (isBool ? "a boolean (read it as i1)"
+                                    : "an integer (read it as an integer)")
+                         << ", not " << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Construction
+//===----------------------------------------------------------------------===//
+
+LogicalResult IotaOp::verify() {
+  auto type = getType();
+  if (failed(verifyShapeAgainstSpec(*this, getShape(), type, "result")))
+    return failure();
+  if (getDimension() < 0 || getDimension() >= type.getRank())
+    return emitOpError() << "dimension " << getDimension()
+                         << " is out of range for a rank-" << type.getRank()
+                         << " tile";
+  return success();
+}
+
+LogicalResult FullOp::verify() {
+  auto type = getType();
+  if (failed(verifyShapeAgainstSpec(*this, getShape(), type, "result")))
+    return failure();
+  Type element = type.getElementType();
+  Attribute value = getValue();
+  if (element.isInteger(1)) {
+    if (!isa<BoolAttr>(value))
+      return emitOpError() << "an i1 tile is filled with true or false";
+    return success();
+  }
+  if (isa<IntegerType>(element)) {
+    if (!isa<IntegerAttr>(value) || isa<BoolAttr>(value))
+      return emitOpError() << "an integer tile is filled with an integer";
+    return success();
+  }
+  if (isFloatLikeElementType(element)) {
+    if (isa<BoolAttr>(value) || !isa<FloatAttr, IntegerAttr>(value))
+      return emitOpError() << "a float tile is filled with a number, inf or "
+                              "nan";
+    return success();
+  }
+  return emitOpError() << "cannot fill a tile of " << element;
+}
+
+LogicalResult SplatOp::verify() {
+  auto type = getType();
+  if (failed(verifyShapeAgainstSpec(*this, getShape(), type, "result")))
+    return failure();
+  if (type.getElementType() != getValue().getType())
+    return emitOpError() << "splats a " << getValue().getType()
+                         << " into a tile of " << type.getElementType();
+  return success();
+}
+
+namespace {
+/// splat(arith.constant c) -> full c: a constant tile is easier to analyse.
+struct SplatOfConstant : OpRewritePattern<SplatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SplatOp op,
+                                PatternRewriter &rewriter) const override {
+    Attribute value;
+    if (!matchPattern(op.getValue(), m_Constant(&value)))
+      return rewriter.notifyMatchFailure(op, "splat of a non-constant");
+    Attribute fill;
+    if (auto f = dyn_cast<FloatAttr>(value))
+      fill = rewriter.getF64FloatAttr(f.getValueAsDouble());
+    else if (auto i = dyn_cast<IntegerAttr>(value))
+      fill = i.getType().isInteger(1)
+                 ? Attribute(rewriter.getBoolAttr(i.getValue().getBoolValue()))
+                 : Attribute(rewriter.getI64IntegerAttr(i.getInt()));
+    else
+      return rewriter.notifyMatchFailure(op, "unsupported constant");
+    rewriter.replaceOpWithNewOp<FullOp>(op, op.getType(), fill, op.getShape());
+    return success();
+  }
+};
+} // namespace
+
+void SplatOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                          MLIRContext *context) {
+  results.add<SplatOfConstant>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult DimOp::verify() {
+  int64_t rank = getView().getType().getRank();
+  if (getDimension() < 0 || getDimension() >= rank)
+    return emitOpError() << "dimension " << getDimension()
+                         << " is out of range for a rank-" << rank << " view";
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  ViewType view = getView().getType();
+  auto type = getType();
+  int64_t rank = view.getRank();
+  if (static_cast<int64_t>(getIndices().size()) != rank)
+    return emitOpError() << "takes " << rank << " tile indices for a rank-"
+                         << rank << " view, got " << getIndices().size();
+  if (type.getRank() != rank)
+    return emitOpError() << "loads a rank-" << type.getRank()
+                         << " tile from a rank-" << rank << " view";
+  if (failed(verifyShapeAgainstSpec(*this, getShape(), type, "result")))
+    return failure();
+  if (type.getElementType() != view.getElementType())
+    return emitOpError() << "loads " << type.getElementType()
+                         << " from a view of " << view.getElementType();
+  if (std::optional<ArrayRef<int64_t>> order = getOrder()) {
+    if (static_cast<int64_t>(order->size()) != rank)
+      return emitOpError() << "order must list " << rank << " dimensions";
+    SmallVector<bool> seen(rank, false);
+    for (int64_t d : *order) {
+      if (d < 0 || d >= rank || seen[d])
+        return emitOpError() << "order must be a permutation of [0, " << rank
+                             << ")";
+      seen[d] = true;
+    }
+  }
+  if (std::optional<uint32_t> latency = getLatency())
+    if (*latency < 1 || *latency > 10)
+      return emitOpError() << "latency must be in [1, 10], got " << *latency;
+  if (getPadding() != Padding::zero &&
+      !isFloatLikeElementType(type.getElementType()))
+    return emitOpError() << "padding " << stringifyPadding(getPadding())
+                         << " needs a float element type";
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  ViewType view = getView().getType();
+  auto type = cast<RankedTensorType>(getValue().getType());
+  int64_t rank = view.getRank();
+  if (static_cast<int64_t>(getIndices().size()) != rank)
+    return emitOpError() << "takes " << rank << " tile indices for a rank-"
+                         << rank << " view, got " << getIndices().size();
+  if (type.getRank() != rank)
+    return emitOpError() << "stores a rank-" << type.getRank()
+                         << " tile into a rank-" << rank << " view";
+  if (type.getElementType() != view.getElementType())
+    return emitOpError() << "stores " << type.getElementType()
+                         << " into a view of " << view.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaOp::verify() {
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  auto c = cast<RankedTensorType>(getAcc().getType());
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError() << "operands must be rank-2 tiles";
+  if (!isMmaOperandElementType(a.getElementType()))
+    return emitOpError() << "operand a must be f16 or bf16, got "
+                         << a.getElementType();
+  if (a.getElementType() != b.getElementType())
+    return emitOpError() << "operands a and b must have one element type, got "
+                         << a.getElementType() << " and "
+                         << b.getElementType();
+  if (!c.getElementType().isF32())
+    return emitOpError() << "the accumulator must be f32, got "
+                         << c.getElementType();
+  if (!sizesAgree(a.getDimSize(1), b.getDimSize(0)))
+    return emitOpError() << "a is " << dimString(a.getDimSize(0)) << "x"
+                         << dimString(a.getDimSize(1)) << " but b is "
+                         << dimString(b.getDimSize(0)) << "x"
+                         << dimString(b.getDimSize(1))
+                         << ": the K dimensions differ";
+  if (!sizesAgree(a.getDimSize(0), c.getDimSize(0)) ||
+      !sizesAgree(b.getDimSize(1), c.getDimSize(1)))
+    return emitOpError() << "the accumulator is " << dimString(c.getDimSize(0))
+                         << "x" << dimString(c.getDimSize(1)) << " but a x b is "
+                         << dimString(a.getDimSize(0)) << "x"
+                         << dimString(b.getDimSize(1));
+  return success();
+}
+
+LogicalResult Exp2Op::verify() {
+  Type element = getType().getElementType();
+  if (!isFloatLikeElementType(element))
+    return emitOpError() << "needs a float tile, got " << element;
+  return success();
+}
+
+LogicalResult DivOp::verify() {
+  Type element = getType().getElementType();
+  if (!isFloatLikeElementType(element))
+    return emitOpError() << "needs a float tile, got " << element;
+  if (getRounding() == Rounding::approx && !element.isF32())
+    return emitOpError() << "rounding approx is defined for f32, got "
+                         << element;
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  auto source = cast<RankedTensorType>(getSource().getType());
+  auto result = getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= source.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for a rank-"
+                         << source.getRank() << " tile";
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "result element type must equal the source's";
+  SmallVector<int64_t> expected(source.getShape());
+  if (getKeepdims())
+    expected[axis] = 1;
+  else
+    expected.erase(expected.begin() + axis);
+  if (static_cast<int64_t>(expected.size()) != result.getRank())
+    return emitOpError() << "result must have rank " << expected.size();
+  for (auto [i, dim] : llvm::enumerate(expected))
+    if (!sizesAgree(dim, result.getDimSize(i)) ||
+        ShapedType::isDynamic(dim) != result.isDynamicDim(i))
+      return emitOpError() << "result dimension " << i << " must be "
+                           << dimString(dim) << ", got "
+                           << dimString(result.getDimSize(i));
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto source = cast<RankedTensorType>(getSource().getType());
+  auto result = getType();
+  if (failed(verifyShapeAgainstSpec(*this, getShape(), result, "result")))
+    return failure();
+  if (source.getRank() != result.getRank())
+    return emitOpError() << "cannot broadcast a rank-" << source.getRank()
+                         << " tile to rank " << result.getRank()
+                         << " (reshape first)";
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "result element type must equal the source's";
+  for (int64_t i = 0; i < source.getRank(); ++i) {
+    int64_t s = source.getDimSize(i);
+    if (s != 1 && !sizesAgree(s, result.getDimSize(i)))
+      return emitOpError() << "source dimension " << i << " is "
+                           << dimString(s) << "; only size-1 dimensions "
+                           << "broadcast, and the result's is "
+                           << dimString(result.getDimSize(i));
+  }
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType() && getType().hasStaticShape())
+    return getSource();
+  return {};
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto source = cast<RankedTensorType>(getSource().getType());
+  auto result = getType();
+  if (failed(verifyShapeAgainstSpec(*this, getShape(), result, "result")))
+    return failure();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "result element type must equal the source's";
+  if (source.hasStaticShape() && result.hasStaticShape() &&
+      source.getNumElements() != result.getNumElements())
+    return emitOpError() << "cannot reshape " << source.getNumElements()
+                         << " elements into " << result.getNumElements();
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType() && getType().hasStaticShape())
+    return getSource();
+  // reshape(reshape(x)) -> reshape(x): only the final shape matters.
+  if (auto inner = getSource().getDefiningOp<ReshapeOp>()) {
+    getSourceMutable().assign(inner.getSource());
+    return getResult();
+  }
+  return {};
+}
+
+LogicalResult PermuteOp::verify() {
+  auto source = cast<RankedTensorType>(getSource().getType());
+  auto result = getType();
+  ArrayRef<int64_t> perm = getPermutation();
+  int64_t rank = source.getRank();
+  if (static_cast<int64_t>(perm.size()) != rank || result.getRank() != rank)
+    return emitOpError() << "permutation must list " << rank
+                         << " dimensions, as must the result";
+  SmallVector<bool> seen(rank, false);
+  for (auto [i, d] : llvm::enumerate(perm)) {
+    if (d < 0 || d >= rank || seen[d])
+      return emitOpError() << "permutation must be a permutation of [0, "
+                           << rank << ")";
+    seen[d] = true;
+    if (source.getDimSize(d) != result.getDimSize(i))
+      return emitOpError() << "result dimension " << i << " must be source "
+                           << "dimension " << d << " ("
+                           << dimString(source.getDimSize(d)) << ")";
+  }
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "result element type must equal the source's";
+  return success();
+}
+
+OpFoldResult PermuteOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPermutation();
+  for (auto [i, d] : llvm::enumerate(perm))
+    if (static_cast<int64_t>(i) != d)
+      return {};
+  return getSource();
+}
+
+LogicalResult SelectOp::verify() {
+  auto cond = cast<RankedTensorType>(getCondition().getType());
+  auto result = getType();
+  if (!cond.getElementType().isInteger(1))
+    return emitOpError() << "condition must be a tile of i1, got "
+                         << cond.getElementType();
+  if (cond.getShape() != result.getShape())
+    return emitOpError() << "condition and values must have one shape";
+  return success();
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  if (getTrueValue() == getFalseValue())
+    return getTrueValue();
+  if (auto full = getCondition().getDefiningOp<FullOp>())
+    if (auto value = dyn_cast<BoolAttr>(full.getValue()))
+      return value.getValue() ? getTrueValue() : getFalseValue();
+  return {};
+}
+
+LogicalResult AsTypeOp::verify() {
+  auto source = cast<RankedTensorType>(getSource().getType());
+  auto result = getType();
+  if (source.getShape() != result.getShape())
+    return emitOpError() << "changes only the element type; shapes differ";
+  auto convertible = [](Type t) {
+    return isa<IntegerType>(t) || isFloatLikeElementType(t);
+  };
+  if (!convertible(source.getElementType()) ||
+      !convertible(result.getElementType()))
+    return emitOpError() << "converts between integer and float types only";
+  return success();
+}
+
+OpFoldResult AsTypeOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  return {};
+}
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"

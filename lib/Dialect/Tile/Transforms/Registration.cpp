@@ -1,0 +1,3 @@
+//===- Registration.cpp - tile pass registration --------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"

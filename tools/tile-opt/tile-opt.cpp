@@ -1,0 +1,35 @@
+//===- tile-opt.cpp - the tile compiler's opt driver ----------------------===//
+//
+// Parses tile IR and runs passes on it. Registers only the dialects the
+// kernels use, the generic cleanups (canonicalize, CSE, LICM) and the
+// project's own passes and pipelines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect,
+                  mlir::func::FuncDialect, mlir::math::MathDialect,
+                  mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect>();
+
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerLoopInvariantCodeMotionPass();
+  mlir::registerSymbolDCEPass();
+  mlir::tile::registerTilePasses();
+
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tile compiler optimizer\n", registry));
+}
