@@ -1,3 +1,0 @@
-//===- Registration.cpp - tile pass registration --------------------------===//
-
-#include "tile/Dialect/Tile/Transforms/Passes.h"
