@@ -8,6 +8,8 @@
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Dialect/TileGPU/IR/TileGPU.h"
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -20,15 +22,17 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::math::MathDialect,
-                  mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect>();
+  registry.insert<mlir::tile::TileDialect, mlir::tilegpu::TileGPUDialect,
+                  mlir::arith::ArithDialect, mlir::func::FuncDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect,
+                  mlir::cf::ControlFlowDialect>();
 
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerLoopInvariantCodeMotionPass();
   mlir::registerSymbolDCEPass();
   mlir::tile::registerTilePasses();
+  mlir::tilegpu::registerTileGPUPasses();
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile compiler optimizer\n", registry));

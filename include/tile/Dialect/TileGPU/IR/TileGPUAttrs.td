@@ -1,0 +1,83 @@
+//===- TileGPUAttrs.td - layouts ---------------------------*- tablegen -*-===//
+
+#ifndef TILE_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD
+#define TILE_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD
+
+include "tile/Dialect/TileGPU/IR/TileGPUBase.td"
+
+class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<TileGPU_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def TileGPU_MmaLayoutAttr : TileGPU_Attr<"MmaLayout", "mma"> {
+  let summary = "tensor-core accumulator layout (mma.sync m16n8)";
+  let description = [{
+    The accumulator fragments of `mma.sync.m16n8k16`, tiled over a
+    `[M, N]` tile: the tile is cut into 16x8 pieces; piece row `i / 16` goes
+    to warp `(i / 16) % warps[0]` (warps split M; `warps[1]` must be 1 for
+    version 2); inside a piece, lane `4 * (i % 8) + (j % 8) / 2` holds
+    element `(i, j)` in register `2 * ((i % 16) / 8) + j % 2`, and a thread's
+    pieces are numbered row-major (repetition along M, then N).
+
+    Each thread holds `(M / 16 / warps[0]) * (N / 8) * 4` elements. An f16
+    or bf16 tile in this layout is also the A operand of a following `mma`
+    (the register-only P trick: the A fragment of a 16x16 piece is two
+    adjacent accumulator pieces).
+
+    ```mlir
+    tensor<128x64xf32, #tilegpu.mma<version = 2, warps = [4, 1]>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$warps);
+  let assemblyFormat = "`<` `version` `=` $version `,` `warps` `=` `[` $warps `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getNumWarps() const { return getWarps()[0] * getWarps()[1]; }
+  }];
+}
+
+def TileGPU_SliceLayoutAttr : TileGPU_Attr<"SliceLayout", "slice"> {
+  let summary = "a parent layout with one dimension reduced to size 1";
+  let description = [{
+    The layout of a `[M, 1]` (dim = 1) or `[1, N]` (dim = 0) tile that is
+    a reduction of, or broadcasts to, a tile in the parent layout: element
+    `(i, 0)` is held (replicated) by every thread that holds row `i` of the
+    parent. Row maxima and row sums of the softmax live here; a broadcast
+    back to the parent is a register copy.
+
+    ```mlir
+    tensor<128x1xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.mma<version = 2, warps = [4, 1]>>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim, "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let genVerifyDecl = 1;
+}
+
+def TileGPU_SharedLayoutAttr : TileGPU_Attr<"SharedLayout", "shared"> {
+  let summary = "a swizzled shared-memory tile";
+  let description = [{
+    `order` lists the dimensions of a 2-d tile from fastest to slowest
+    varying in memory. Rows (along the slow dimension) are stored one after
+    another; inside a row, 16-byte vectors of `vec` elements are permuted by
+    an XOR swizzle: vector `c` of row `r` is stored at position
+    `c ^ ((r / perPhase) % maxPhase)`. With 128-byte rows this is the
+    pattern `ldmatrix` reads without bank conflicts and the one Hopper's
+    TMA and wgmma descriptors call 128B swizzle.
+
+    ```mlir
+    #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$order, "unsigned":$vec,
+                        "unsigned":$perPhase, "unsigned":$maxPhase);
+  let assemblyFormat = [{
+    `<` `order` `=` `[` $order `]` `,` `vec` `=` $vec `,` `perPhase` `=`
+    $perPhase `,` `maxPhase` `=` $maxPhase `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+#endif // TILE_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD

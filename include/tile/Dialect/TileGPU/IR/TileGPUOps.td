@@ -1,0 +1,178 @@
+//===- TileGPUOps.td - tilegpu operations ------------------*- tablegen -*-===//
+
+#ifndef TILE_DIALECT_TILEGPU_IR_TILEGPUOPS_TD
+#define TILE_DIALECT_TILEGPU_IR_TILEGPUOPS_TD
+
+include "tile/Dialect/TileGPU/IR/TileGPUTypes.td"
+include "tile/Dialect/Tile/IR/TileTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+def TileGPU_Tensor : RankedTensorOf<[AnyType]>;
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+def TileGPU_LoadOp : TileGPU_Op<"load", [MemoryEffects<[MemRead]>]> {
+  let summary = "load a tile of a view into registers";
+  let description = [{
+    `offsets` are element coordinates of the tile's origin, one per view
+    dimension. Result dimension `r` walks view dimension `dims[r]` from its
+    offset; the other view dimensions stay at their offsets. Elements
+    outside the view read `padding`. Each thread loads the elements its
+    layout gives it.
+
+    ```mlir
+    %x = tilegpu.load %A[%o0, %o1] dims [0, 1]
+        : !tile.view<?x?xf16> -> tensor<64x64xf16, #mma>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<I32>:$offsets,
+                   DenseI64ArrayAttr:$dims,
+                   DefaultValuedAttr<Tile_PaddingAttr, "::mlir::tile::Padding::zero">:$padding);
+  let results = (outs TileGPU_Tensor:$result);
+  let assemblyFormat = [{
+    $view `[` $offsets `]` `dims` $dims (`padding` $padding^)? attr-dict
+    `:` type($view) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_StoreOp : TileGPU_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store a tile from registers into a view";
+  let description = [{
+    The value's non-unit dimensions, in order, walk the view dimensions
+    `dims` from `offsets`. Elements outside the view are not written; an
+    element held by several threads is written by one.
+
+    ```mlir
+    tilegpu.store %o, %Out[%b, %h, %m, %c0] dims [2, 3]
+        : tensor<128x128xf16, #mma>, !tile.view<?x?x?x?xf16>
+    ```
+  }];
+  let arguments = (ins TileGPU_Tensor:$value, Tile_ViewType:$view,
+                   Variadic<I32>:$offsets, DenseI64ArrayAttr:$dims);
+  let assemblyFormat = [{
+    $value `,` $view `[` $offsets `]` `dims` $dims attr-dict
+    `:` type($value) `,` type($view)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+def TileGPU_AllocOp : TileGPU_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a shared-memory buffer";
+  let description = [{
+    `offset` (bytes into the block's dynamic shared memory) is set by
+    `tilegpu-allocate-shared`.
+
+    ```mlir
+    %k = tilegpu.alloc : !tilegpu.smem<2x64x128xf16, #shared>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs TileGPU_SharedBufferType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TileGPU_SubviewOp : TileGPU_Op<"subview", [Pure]> {
+  let summary = "one stage of a multi-stage shared-memory buffer";
+  let description = [{
+    ```mlir
+    %s = tilegpu.subview %k[%stage] : !tilegpu.smem<2x64x128xf16, #shared> -> !tilegpu.smem<64x128xf16, #shared>
+    ```
+  }];
+  let arguments = (ins TileGPU_SharedBufferType:$buffer, I32:$stage);
+  let results = (outs TileGPU_SharedBufferType:$result);
+  let assemblyFormat = [{
+    $buffer `[` $stage `]` attr-dict `:` type($buffer) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "start copying a tile of a view into shared memory (cp.async)";
+  let description = [{
+    Addresses the view like `tilegpu.load` and writes the tile into the
+    shared buffer; elements outside the view become zero. The copy is
+    asynchronous: it joins the group closed by the next `async_commit` and
+    is complete after an `async_wait` that leaves fewer groups pending,
+    and visible to other threads after the following `barrier`.
+    When `predicate` is false, nothing is copied (the group still counts).
+
+    ```mlir
+    tilegpu.async_copy %K[%b, %h, %n, %c0] dims [3, 2] into %buf
+        : !tile.view<?x?x?x?xf16>, !tilegpu.smem<128x64xf16, #sharedT>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<I32>:$offsets,
+                   DenseI64ArrayAttr:$dims, TileGPU_SharedBufferType:$buffer,
+                   Optional<I1>:$predicate);
+  let assemblyFormat = [{
+    $view `[` $offsets `]` `dims` $dims `into` $buffer (`if` $predicate^)?
+    attr-dict `:` type($view) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitOp : TileGPU_Op<"async_commit"> {
+  let summary = "close the current group of asynchronous copies";
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
+  let summary = "wait until at most `pending` copy groups are in flight";
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
+def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
+  let summary = "block-wide barrier (bar.sync 0)";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def TileGPU_MmaOp : TileGPU_Op<"mma", [MemoryEffects<[MemRead]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "tensor-core a x b + acc with operands in shared memory or registers";
+  let description = [{
+    `a` is a shared buffer (`M x K`) or a register tile in the accumulator
+    layout (`M x K`, f16/bf16: the P operand of attention); `b` is a shared
+    buffer (`K x N`). `acc` and the result are `M x N` f32 in an `#mma`
+    layout.
+
+    ```mlir
+    %s = tilegpu.mma %q, %k, %zero : !tilegpu.smem<128x128xf16, #sa>,
+        !tilegpu.smem<128x64xf16, #sb>, tensor<128x64xf32, #mma>
+    ```
+  }];
+  let arguments = (ins AnyType:$a, TileGPU_SharedBufferType:$b,
+                   TileGPU_Tensor:$acc);
+  let results = (outs TileGPU_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure]> {
+  let summary = "move a tile to another layout";
+  let description = [{
+    Conversions are costly when they go through shared memory; layout
+    assignment emits them only where a value is needed in two layouts, so
+    that each one is visible in the IR.
+  }];
+  let arguments = (ins TileGPU_Tensor:$source);
+  let results = (outs TileGPU_Tensor:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+}
+
+#endif // TILE_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

@@ -1,0 +1,39 @@
+//===- TileGPUTypes.td - shared-memory buffers -------------*- tablegen -*-===//
+
+#ifndef TILE_DIALECT_TILEGPU_IR_TILEGPUTYPES_TD
+#define TILE_DIALECT_TILEGPU_IR_TILEGPUTYPES_TD
+
+include "tile/Dialect/TileGPU/IR/TileGPUAttrs.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+def TileGPU_SharedBufferType : TypeDef<TileGPU_Dialect, "SharedBuffer"> {
+  let mnemonic = "smem";
+  let summary = "a tile (or a ring of tiles) in shared memory";
+  let description = [{
+    A 2-d tile in shared memory with a `#tilegpu.shared` layout, or, with a
+    leading dimension, a ring of such tiles for a multi-stage pipeline
+    (`tilegpu.subview` selects one stage).
+
+    ```mlir
+    !tilegpu.smem<64x128xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8>>
+    !tilegpu.smem<3x64x128xf16, #shared>   // three stages
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        "::mlir::Attribute":$layout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The shape of one tile (the last two dimensions).
+    ArrayRef<int64_t> getTileShape() const { return getShape().take_back(2); }
+    /// Number of stages: the leading dimension, or 1.
+    int64_t getNumStages() const {
+      return getShape().size() == 3 ? getShape()[0] : 1;
+    }
+    /// Bytes of one tile.
+    int64_t getTileBytes() const;
+  }];
+}
+
+#endif // TILE_DIALECT_TILEGPU_IR_TILEGPUTYPES_TD

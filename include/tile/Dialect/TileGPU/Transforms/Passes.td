@@ -1,0 +1,139 @@
+//===- Passes.td - tilegpu passes --------------------------*- tablegen -*-===//
+//
+// From specialized tile IR to tilegpu IR ready for conversion to NVVM:
+// memory ops with explicit addressing, layouts on every tile, shared
+// memory and asynchronous copies, software pipelining, shared-memory
+// allocation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD
+#define TILE_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileGPULowerMemoryOps : Pass<"tilegpu-lower-memory-ops", "::mlir::func::FuncOp"> {
+  let summary = "Turn tile loads and stores into element-offset tilegpu loads and stores";
+  let description = [{
+    `tile.load` addresses a view in tile space and returns a tile of the
+    view's rank; kernels then reshape away the unit dimensions. This pass
+    computes element offsets (`index * size` per dimension), folds the
+    permutation `order` and the unit-dimension reshapes into the `dims` of
+    a `tilegpu.load` that returns the tile without unit dimensions, and
+    does the same for `tile.store`.
+
+    Before:
+
+    ```mlir
+    %k4 = tile.load %K[%b, %h, %c0, %j] shape [1, 1, 128, 64] order [0, 1, 3, 2]
+        : !tile.view<?x?x?x?xf16> -> tensor<1x1x128x64xf16>
+    %k = tile.reshape %k4 shape [128, 64] : tensor<1x1x128x64xf16> -> tensor<128x64xf16>
+    ```
+
+    After:
+
+    ```mlir
+    %n = arith.muli %j, %c64 : i32
+    %k = tilegpu.load %K[%b, %h, %n, %c0] dims [3, 2]
+        : !tile.view<?x?x?x?xf16> -> tensor<128x64xf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Give every tile a thread layout and stage mma operands in shared memory";
+  let description = [{
+    Anchors the `#tilegpu.mma` accumulator layout on every `tile.mma`
+    (warps split M) and propagates layouts forward and backward through
+    elementwise ops, reductions (`#tilegpu.slice`), broadcasts, selects and
+    `scf` control flow, then rewrites every tensor type with its layout.
+
+    A `tile.mma` operand produced by a load becomes a shared-memory tile:
+    `tilegpu.alloc` (swizzled so that `ldmatrix` reads it without bank
+    conflicts), `tilegpu.async_copy` (cp.async, 16 bytes per thread),
+    commit, wait and barrier, all visible for `tilegpu-pipeline` to
+    reorder; `tile.mma` becomes `tilegpu.mma`. An f16/bf16 operand computed
+    in registers (attention's P) keeps the accumulator layout, whose
+    fragments are the A operand of the next mma without any data movement.
+
+    A value needed in two layouts gets a visible `tilegpu.convert_layout`;
+    layouts that cannot be derived are reported at the op.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "int", "0",
+           "Warps per block (0: the kernel's num_warps hint for the chip)">,
+    Option<"chip", "chip", "std::string", "\"sm_80\"",
+           "Target chip, selecting the kernel's per-architecture hints">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::func::FuncOp"> {
+  let summary = "Software-pipeline asynchronous copies in loops (multi-stage buffers)";
+  let description = [{
+    For an `scf.for` whose body copies tiles into shared memory
+    (`tilegpu.async_copy` + commit + wait 0 + barrier before their use),
+    keeps `S` copies in flight: the buffers become rings of `S` stages, a
+    prologue issues the copies of iterations `lb .. lb + S - 2`, and
+    iteration `i` waits for its own copies (`async_wait` with the exact
+    count of younger groups), then issues the copy for iteration
+    `i + S - 1` into the stage consumed in iteration `i - 1` (free after the
+    barrier). Copies past the loop end are predicated off but still commit
+    a (empty) group, so the wait counts are the same in every iteration.
+
+    `S` comes from the loads' `latency` hints (`tilegpu.latency`, carried
+    from `tile.load`): latency 1 keeps one stage, 2-3 two, 4 and more three;
+    the `stages` option overrides; the total stays within `max-shared-bytes`.
+
+    Before (one iteration):
+
+    ```mlir
+    tilegpu.barrier
+    tilegpu.async_copy %K[...] dims [3, 2] into %kbuf ...
+    tilegpu.async_commit
+    tilegpu.async_wait 0
+    tilegpu.barrier
+    %s = tilegpu.mma %q, %kbuf, %zero ...
+    ```
+
+    After (S = 2): the copy of tile `j + 1` is in flight while tile `j`
+    is multiplied:
+
+    ```mlir
+    tilegpu.async_wait 1
+    tilegpu.barrier
+    %kj = tilegpu.subview %kring[%stage_j] ...
+    tilegpu.async_copy %K[... j + 1 ...] dims [3, 2] into %kring_next if %in_range
+    tilegpu.async_commit
+    %s = tilegpu.mma %q, %kj, %zero ...
+    ```
+  }];
+  let options = [
+    Option<"stages", "stages", "int", "0",
+           "Pipeline stages for every pipelined loop (0: from latency hints)">,
+    Option<"maxSharedBytes", "max-shared-bytes", "int", "232448",
+           "Shared memory per block the stages may use in total">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::func::FuncOp"> {
+  let summary = "Give every shared-memory buffer its offset";
+  let description = [{
+    Assigns each `tilegpu.alloc` a 128-byte aligned offset in the block's
+    dynamic shared memory and records the total as `tilegpu.shared_bytes`
+    on the kernel, which the bundle manifest reports and the runner
+    requests at launch. Fails when the total exceeds `max-shared-bytes`.
+  }];
+  let options = [
+    Option<"maxSharedBytes", "max-shared-bytes", "int", "232448",
+           "Shared memory available per block (227 KB on sm_90, 163 KB on sm_80)">
+  ];
+}
+
+#endif // TILE_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD

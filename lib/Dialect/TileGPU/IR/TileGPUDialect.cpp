@@ -1,0 +1,121 @@
+//===- TileGPUDialect.cpp - tilegpu dialect -------------------------------===//
+
+#include "tile/Dialect/TileGPU/IR/Layouts.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/TileGPU/IR/TileGPUTypes.cpp.inc"
+
+void TileGPUDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "tile/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tile/Dialect/TileGPU/IR/TileGPUTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tile/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      unsigned version, ArrayRef<unsigned> warps) {
+  if (version != 2)
+    return emitError() << "only mma version 2 (mma.sync) is implemented, got "
+                       << version;
+  if (warps.size() != 2)
+    return emitError() << "mma layout needs warps = [M, N]";
+  if (warps[1] != 1)
+    return emitError() << "mma version 2 splits M only: warps[1] must be 1";
+  if (warps[0] == 0 || warps[0] > 32 || !llvm::isPowerOf2_32(warps[0]))
+    return emitError() << "warps[0] must be a power of two in [1, 32]";
+  return success();
+}
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned dim, Attribute parent) {
+  if (!isa<MmaLayoutAttr>(parent))
+    return emitError() << "slice parent must be an #tilegpu.mma layout";
+  if (dim > 1)
+    return emitError() << "slice dim must be 0 or 1";
+  return success();
+}
+
+LogicalResult
+SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<unsigned> order, unsigned vec,
+                         unsigned perPhase, unsigned maxPhase) {
+  if (order.size() != 2 || order[0] == order[1] || order[0] > 1 || order[1] > 1)
+    return emitError() << "shared layout order must be [1, 0] or [0, 1]";
+  if (vec == 0 || !llvm::isPowerOf2_32(vec) || perPhase == 0 ||
+      !llvm::isPowerOf2_32(perPhase) || maxPhase == 0 ||
+      !llvm::isPowerOf2_32(maxPhase))
+    return emitError() << "vec, perPhase and maxPhase must be powers of two";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SharedBufferType
+//===----------------------------------------------------------------------===//
+
+Type SharedBufferType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Attribute layout;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parser.parseAttribute(layout) || parser.parseGreater())
+    return {};
+  return parser.getChecked<SharedBufferType>(loc, parser.getContext(), shape,
+                                             elementType, layout);
+}
+
+void SharedBufferType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ", " << getLayout() << ">";
+}
+
+LogicalResult
+SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<int64_t> shape, Type elementType,
+                         Attribute layout) {
+  if (shape.size() != 2 && shape.size() != 3)
+    return emitError() << "a shared buffer is a 2-d tile or a ring of them";
+  if (llvm::any_of(shape, [](int64_t d) { return d <= 0; }))
+    return emitError() << "shared buffer sizes must be positive";
+  if (!isa<SharedLayoutAttr>(layout))
+    return emitError() << "shared buffer layout must be #tilegpu.shared";
+  if (!elementType.isIntOrFloat())
+    return emitError() << "shared buffer element type must be int or float";
+  return success();
+}
+
+int64_t SharedBufferType::getTileBytes() const {
+  ArrayRef<int64_t> tile = getTileShape();
+  return tile[0] * tile[1] * getElementType().getIntOrFloatBitWidth() / 8;
+}

@@ -1,0 +1,102 @@
+//===- TileGPUOps.cpp - tilegpu operations --------------------------------===//
+
+#include "tile/Dialect/TileGPU/IR/Layouts.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+/// Checks offsets and dims of an op addressing a view.
+static LogicalResult verifyViewAccess(Operation *op, tile::ViewType view,
+                                      size_t numOffsets, ArrayRef<int64_t> dims,
+                                      int64_t tileRank) {
+  if (static_cast<int64_t>(numOffsets) != view.getRank())
+    return op->emitOpError() << "needs one offset per view dimension ("
+                             << view.getRank() << "), got " << numOffsets;
+  if (static_cast<int64_t>(dims.size()) != tileRank)
+    return op->emitOpError() << "needs one view dimension per tile dimension";
+  SmallVector<bool> seen(view.getRank(), false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= view.getRank() || seen[d])
+      return op->emitOpError() << "dims must be distinct view dimensions";
+    seen[d] = true;
+  }
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  auto type = getType();
+  if (type.getElementType() != getView().getType().getElementType())
+    return emitOpError() << "element type differs from the view's";
+  return verifyViewAccess(*this, getView().getType(), getOffsets().size(),
+                          getDims(), type.getRank());
+}
+
+LogicalResult StoreOp::verify() {
+  auto type = cast<RankedTensorType>(getValue().getType());
+  if (type.getElementType() != getView().getType().getElementType())
+    return emitOpError() << "element type differs from the view's";
+  int64_t nonUnit =
+      llvm::count_if(type.getShape(), [](int64_t d) { return d != 1; });
+  if (static_cast<int64_t>(getDims().size()) < nonUnit)
+    return emitOpError() << "needs a view dimension for each non-unit "
+                            "dimension of the value";
+  return verifyViewAccess(*this, getView().getType(), getOffsets().size(),
+                          getDims(), getDims().size());
+}
+
+LogicalResult SubviewOp::verify() {
+  SharedBufferType source = getBuffer().getType();
+  SharedBufferType result = getResult().getType();
+  if (source.getShape().size() != 3 || result.getShape().size() != 2 ||
+      source.getTileShape() != result.getShape() ||
+      source.getElementType() != result.getElementType() ||
+      source.getLayout() != result.getLayout())
+    return emitOpError() << "selects one 2-d stage of a 3-d ring buffer";
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  SharedBufferType buffer = getBuffer().getType();
+  if (buffer.getShape().size() != 2)
+    return emitOpError() << "copies into one 2-d stage (use subview)";
+  if (buffer.getElementType() != getView().getType().getElementType())
+    return emitOpError() << "element type differs from the view's";
+  if (buffer.getElementType().getIntOrFloatBitWidth() != 16)
+    return emitOpError() << "copies 16-bit elements only";
+  return verifyViewAccess(*this, getView().getType(), getOffsets().size(),
+                          getDims(), 2);
+}
+
+LogicalResult MmaOp::verify() {
+  auto acc = getAcc().getType();
+  if (!isa_and_nonnull<MmaLayoutAttr>(acc.getEncoding()) ||
+      getResult().getType() != acc)
+    return emitOpError() << "accumulator and result need one #mma layout";
+  ArrayRef<int64_t> aShape, bShape = getB().getType().getShape();
+  if (auto buffer = dyn_cast<SharedBufferType>(getA().getType())) {
+    if (buffer.getShape().size() != 2)
+      return emitOpError() << "operand a must be a 2-d shared tile";
+    aShape = buffer.getShape();
+  } else if (auto tensor = dyn_cast<RankedTensorType>(getA().getType())) {
+    if (tensor.getEncoding() != acc.getEncoding())
+      return emitOpError() << "a register operand a must have the "
+                              "accumulator's layout";
+    aShape = tensor.getShape();
+  } else {
+    return emitOpError() << "operand a must be a shared tile or a register "
+                            "tile";
+  }
+  if (bShape.size() != 2)
+    return emitOpError() << "operand b must be a 2-d shared tile";
+  if (aShape[1] != bShape[0] || aShape[0] != acc.getDimSize(0) ||
+      bShape[1] != acc.getDimSize(1))
+    return emitOpError() << "shapes do not compose: a x b must be the "
+                            "accumulator's shape";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"

@@ -1,0 +1,55 @@
+//===- AllocateShared.cpp - shared-memory offsets -------------------------===//
+//
+// tilegpu-allocate-shared: every tilegpu.alloc gets an offset into the
+// block's dynamic shared memory. Buffers live for the whole kernel (the
+// kernels here allocate a handful), so this is a bump allocator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace tilegpu {
+#define GEN_PASS_DEF_TILEGPUALLOCATESHARED
+#include "tile/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilegpu
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+
+/// 128-byte alignment keeps every swizzle phase aligned with the banks (and
+/// is what later TMA/wgmma tiles need at least).
+constexpr int64_t kSharedAlignment = 128;
+
+struct TileGPUAllocateSharedPass
+    : public tilegpu::impl::TileGPUAllocateSharedBase<
+          TileGPUAllocateSharedPass> {
+  using TileGPUAllocateSharedBase::TileGPUAllocateSharedBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    Builder b(func.getContext());
+    int64_t offset = 0;
+    func.walk([&](AllocOp alloc) {
+      SharedBufferType type = alloc.getType();
+      offset = llvm::alignTo(offset, kSharedAlignment);
+      alloc.setOffsetAttr(b.getI64IntegerAttr(offset));
+      offset += type.getTileBytes() * type.getNumStages();
+    });
+    if (offset > maxSharedBytes) {
+      func.emitError() << "the kernel needs " << offset
+                       << " bytes of shared memory; " << maxSharedBytes
+                       << " are available per block (smaller tiles or fewer "
+                          "pipeline stages)";
+      return signalPassFailure();
+    }
+    func->setAttr("tilegpu.shared_bytes", b.getI64IntegerAttr(offset));
+  }
+};
+
+} // namespace

@@ -1,0 +1,137 @@
+//===- LowerMemoryOps.cpp - tile loads/stores to element offsets ----------===//
+//
+// tilegpu-lower-memory-ops: tile-space loads and stores become loads and
+// stores at element offsets that walk chosen view dimensions, with the
+// `order` permutation and unit-dimension reshapes folded in.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace tilegpu {
+#define GEN_PASS_DEF_TILEGPULOWERMEMORYOPS
+#include "tile/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilegpu
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+
+/// Element offsets of the tile at `indices` (tile space, in tile-dimension
+/// order) of a tile of `shape` walking view dimensions `order`.
+SmallVector<Value> elementOffsets(OpBuilder &b, Location loc,
+                                  ValueRange indices, ArrayRef<int64_t> shape,
+                                  ArrayRef<int64_t> order) {
+  SmallVector<Value> offsets(indices.size());
+  for (auto [t, index] : llvm::enumerate(indices)) {
+    Value size = arith::ConstantIntOp::create(b, loc, b.getI32Type(), shape[t]);
+    offsets[order[t]] = arith::MulIOp::create(b, loc, index, size);
+  }
+  return offsets;
+}
+
+SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> dims;
+  for (auto [i, d] : llvm::enumerate(shape))
+    if (d != 1)
+      dims.push_back(i);
+  return dims;
+}
+
+LogicalResult lowerLoad(tile::LoadOp load) {
+  auto type = load.getType();
+  if (!type.hasStaticShape())
+    return load.emitOpError() << "needs a static shape: run tile-specialize";
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> order =
+      load.getOrder() ? SmallVector<int64_t>(*load.getOrder())
+                      : llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  OpBuilder b(load);
+  Location loc = load.getLoc();
+  SmallVector<Value> offsets =
+      elementOffsets(b, loc, load.getIndices(), type.getShape(), order);
+  SmallVector<int64_t> tileDims = nonUnitDims(type.getShape());
+  SmallVector<int64_t> viewDims, squeezed;
+  for (int64_t t : tileDims) {
+    viewDims.push_back(order[t]);
+    squeezed.push_back(type.getDimSize(t));
+  }
+  auto resultType = RankedTensorType::get(squeezed, type.getElementType());
+  auto newLoad =
+      LoadOp::create(b, loc, resultType, load.getView(), offsets,
+                     b.getDenseI64ArrayAttr(viewDims), load.getPaddingAttr());
+  if (std::optional<uint32_t> latency = load.getLatency())
+    newLoad->setAttr("tilegpu.latency", b.getI32IntegerAttr(*latency));
+  // Users that only drop the unit dimensions take the new load directly.
+  for (Operation *user : llvm::make_early_inc_range(load->getUsers())) {
+    auto reshape = dyn_cast<tile::ReshapeOp>(user);
+    if (reshape && reshape.getType() == resultType) {
+      reshape.replaceAllUsesWith(newLoad.getResult());
+      reshape.erase();
+    }
+  }
+  if (!load->use_empty()) {
+    Value back = tile::ReshapeOp::create(b, loc, type, newLoad.getResult(),
+                                         load.getShapeAttr());
+    load.replaceAllUsesWith(back);
+  }
+  load.erase();
+  return success();
+}
+
+LogicalResult lowerStore(tile::StoreOp store) {
+  auto type = cast<RankedTensorType>(store.getValue().getType());
+  if (!type.hasStaticShape())
+    return store.emitOpError() << "needs a static shape: run tile-specialize";
+  OpBuilder b(store);
+  Location loc = store.getLoc();
+  SmallVector<int64_t> identity =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  SmallVector<Value> offsets =
+      elementOffsets(b, loc, store.getIndices(), type.getShape(), identity);
+  // A value reshaped only to add unit dimensions is stored as it was.
+  Value value = store.getValue();
+  if (auto reshape = value.getDefiningOp<tile::ReshapeOp>()) {
+    auto source = cast<RankedTensorType>(reshape.getSource().getType());
+    SmallVector<int64_t> srcSizes, dstSizes;
+    for (int64_t d : nonUnitDims(source.getShape()))
+      srcSizes.push_back(source.getDimSize(d));
+    for (int64_t d : nonUnitDims(type.getShape()))
+      dstSizes.push_back(type.getDimSize(d));
+    if (srcSizes == dstSizes)
+      value = reshape.getSource();
+  }
+  StoreOp::create(b, loc, value, store.getView(), offsets,
+                  b.getDenseI64ArrayAttr(nonUnitDims(type.getShape())));
+  Operation *reshape = store.getValue().getDefiningOp();
+  store.erase();
+  if (reshape && isa<tile::ReshapeOp>(reshape) && reshape->use_empty())
+    reshape->erase();
+  return success();
+}
+
+struct TileGPULowerMemoryOpsPass
+    : public tilegpu::impl::TileGPULowerMemoryOpsBase<
+          TileGPULowerMemoryOpsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<tile::LoadOp, tile::StoreOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      LogicalResult result = isa<tile::LoadOp>(op)
+                                 ? lowerLoad(cast<tile::LoadOp>(op))
+                                 : lowerStore(cast<tile::StoreOp>(op));
+      if (failed(result))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,378 @@
+//===- Pipeline.cpp - multi-stage asynchronous copies in loops ------------===//
+//
+// tilegpu-pipeline: the copies of a loop body are issued S - 1 iterations
+// ahead into rings of S shared-memory stages.
+//
+// Commit order is by iteration, then by copy in program order; with n copies
+// per iteration, when iteration j waits for its copy i, the groups committed
+// after G(i, j) are those of iterations j+1 .. j+S-2 (n each), the copies
+// after i of iteration j (n-1-i) and the copies before i of iteration
+// j+S-1 (i): (S-1)*n - 1 groups, the same for every copy and iteration.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace tilegpu {
+#define GEN_PASS_DEF_TILEGPUPIPELINE
+#include "tile/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilegpu
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+
+/// One staged copy of a loop body as tilegpu-assign-layouts emits it:
+/// [barrier] copy commit wait(0) barrier.
+struct StagedCopy {
+  BarrierOp barrierBefore; // may be null
+  AsyncCopyOp copy;
+  AsyncCommitOp commit;
+  AsyncWaitOp wait;
+  BarrierOp barrierAfter;
+};
+
+/// Matches the staged-copy pattern starting at `copy`.
+std::optional<StagedCopy> matchStagedCopy(AsyncCopyOp copy) {
+  StagedCopy staged;
+  staged.copy = copy;
+  staged.barrierBefore = dyn_cast_or_null<BarrierOp>(copy->getPrevNode());
+  staged.commit = dyn_cast_or_null<AsyncCommitOp>(copy->getNextNode());
+  if (!staged.commit)
+    return std::nullopt;
+  staged.wait = dyn_cast_or_null<AsyncWaitOp>(staged.commit->getNextNode());
+  if (!staged.wait || staged.wait.getPending() != 0)
+    return std::nullopt;
+  staged.barrierAfter = dyn_cast_or_null<BarrierOp>(staged.wait->getNextNode());
+  if (!staged.barrierAfter)
+    return std::nullopt;
+  return staged;
+}
+
+int stagesFromLatency(Operation *copy) {
+  auto latency = copy->getAttrOfType<IntegerAttr>("tilegpu.latency");
+  if (!latency)
+    return 1;
+  int64_t l = latency.getInt();
+  return l <= 1 ? 1 : l <= 3 ? 2 : 3;
+}
+
+int64_t allocBytes(AllocOp alloc) {
+  SharedBufferType type = alloc.getType();
+  return type.getTileBytes() * type.getNumStages();
+}
+
+/// True when the copy's offsets are computed from the loop's induction
+/// variable and values defined outside the loop only.
+bool offsetsDependOnlyOnIV(scf::ForOp loop, AsyncCopyOp copy) {
+  SmallVector<Value> pending(copy.getOffsets().begin(),
+                             copy.getOffsets().end());
+  DenseSet<Value> seen;
+  while (!pending.empty()) {
+    Value v = pending.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (loop->isProperAncestor(arg.getOwner()->getParentOp()) ||
+          (arg.getOwner()->getParentOp() == loop.getOperation() &&
+           v != loop.getInductionVar()))
+        return false;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!loop->isProperAncestor(def))
+      continue;
+    if (!isPure(def) || def->getNumRegions() != 0)
+      return false;
+    llvm::append_range(pending, def->getOperands());
+  }
+  return true;
+}
+
+class Pipeliner {
+public:
+  Pipeliner(func::FuncOp func, int stagesOption, int64_t maxShared)
+      : func(func), stagesOption(stagesOption), maxShared(maxShared) {}
+
+  LogicalResult run();
+
+private:
+  func::FuncOp func;
+  int stagesOption;
+  int64_t maxShared;
+  /// Buffer (2-d alloc) -> its ring (3-d alloc), shared by all loops.
+  DenseMap<Value, Value> rings;
+  SmallVector<scf::ForOp> pipelinedLoops;
+
+  LogicalResult pipelineLoop(scf::ForOp loop, SmallVector<StagedCopy> copies,
+                             int stages);
+  Value getRing(OpBuilder &b, Value buffer, int stages);
+  void issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy, Value iv,
+                 Value ring, Value stage, Value inRange);
+  void dropWaitsCoveredByLoops();
+};
+
+Value Pipeliner::getRing(OpBuilder &b, Value buffer, int stages) {
+  if (Value ring = rings.lookup(buffer))
+    return ring;
+  auto type = cast<SharedBufferType>(buffer.getType());
+  SmallVector<int64_t> shape = {stages};
+  llvm::append_range(shape, type.getShape());
+  auto ringType = SharedBufferType::get(
+      func.getContext(), shape, type.getElementType(), type.getLayout());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfterValue(buffer);
+  Value ring = AllocOp::create(b, buffer.getLoc(), ringType, IntegerAttr());
+  rings[buffer] = ring;
+  return ring;
+}
+
+/// Emits the copy of iteration `iv` into `stage` of `ring`, cloning the
+/// loop-body computation of its offsets with the induction variable
+/// replaced by `iv`.
+void Pipeliner::issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy,
+                          Value iv, Value ring, Value stage, Value inRange) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  // Clone the pure ops of the loop body that the offsets depend on.
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> pending(copy.getOffsets().begin(),
+                             copy.getOffsets().end());
+  while (!pending.empty()) {
+    Value v = pending.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || !loop->isProperAncestor(def) || slice.contains(def))
+      continue;
+    slice.insert(def);
+    llvm::append_range(pending, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    b.clone(*op, mapping);
+  SmallVector<Value> offsets;
+  for (Value offset : copy.getOffsets())
+    offsets.push_back(mapping.lookupOrDefault(offset));
+  auto ringType = cast<SharedBufferType>(ring.getType());
+  auto stageType =
+      SharedBufferType::get(func.getContext(), ringType.getTileShape(),
+                            ringType.getElementType(), ringType.getLayout());
+  Location loc = copy.getLoc();
+  Value view = SubviewOp::create(b, loc, stageType, ring, stage);
+  AsyncCopyOp::create(b, loc, copy.getView(), offsets, copy.getDimsAttr(), view,
+                      inRange);
+  AsyncCommitOp::create(b, loc);
+}
+
+LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
+                                      SmallVector<StagedCopy> copies,
+                                      int stages) {
+  Location loc = loop.getLoc();
+  Type ivType = loop.getInductionVar().getType();
+  OpBuilder b(loop);
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, IntegerAttr::get(ivType, v));
+  };
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+        step = loop.getStep();
+
+  SmallVector<Value> ringList;
+  for (StagedCopy c : copies)
+    ringList.push_back(getRing(b, c.copy.getBuffer(), stages));
+
+  // Prologue: the copies of the first S - 1 iterations, after a barrier
+  // (an earlier loop may still read the ring).
+  b.setInsertionPoint(loop);
+  BarrierOp::create(b, loc);
+  for (int s = 0; s < stages - 1; ++s) {
+    Value offset = arith::MulIOp::create(b, loc, constant(s), step);
+    Value iv = arith::AddIOp::create(b, loc, lb, offset);
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+    Value stage = arith::ConstantIntOp::create(b, loc, b.getI32Type(), s);
+    for (auto [c, ring] : llvm::zip(copies, ringList))
+      issueCopy(b, loop, c.copy, iv, ring, stage, inRange);
+  }
+
+  // Body: stage of this iteration and of the copy issued S - 1 ahead.
+  b.setInsertionPointToStart(loop.getBody());
+  Value iv = loop.getInductionVar();
+  Value k = arith::DivSIOp::create(b, loc,
+                                   arith::SubIOp::create(b, loc, iv, lb), step);
+  Value sConst = constant(stages);
+  Value stageIv = arith::RemSIOp::create(b, loc, k, sConst);
+  Value nextIv = arith::RemSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, k, constant(stages - 1)), sConst);
+  auto toI32 = [&](Value v) -> Value {
+    if (v.getType().isInteger(32))
+      return v;
+    if (v.getType().isIndex())
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+    return arith::TruncIOp::create(b, loc, b.getI32Type(), v);
+  };
+  Value stage = toI32(stageIv);
+  Value nextStage = toI32(nextIv);
+  Value aheadOffset = arith::MulIOp::create(b, loc, constant(stages - 1), step);
+  Value aheadIv = arith::AddIOp::create(b, loc, iv, aheadOffset);
+  Value aheadInRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, aheadIv, ub);
+
+  int pending = (stages - 1) * static_cast<int>(copies.size()) - 1;
+  for (auto [c, ring] : llvm::zip(copies, ringList)) {
+    b.setInsertionPoint(c.copy);
+    AsyncWaitOp::create(b, loc, pending);
+    BarrierOp::create(b, loc);
+    auto ringType = cast<SharedBufferType>(ring.getType());
+    auto stageType =
+        SharedBufferType::get(func.getContext(), ringType.getTileShape(),
+                              ringType.getElementType(), ringType.getLayout());
+    Value current = SubviewOp::create(b, loc, stageType, ring, stage);
+    issueCopy(b, loop, c.copy, aheadIv, ring, nextStage, aheadInRange);
+    Value buffer = c.copy.getBuffer();
+    buffer.replaceUsesWithIf(current, [&](OpOperand &use) {
+      return loop->isProperAncestor(use.getOwner()) &&
+             use.getOwner() != c.copy.getOperation();
+    });
+    if (c.barrierBefore)
+      c.barrierBefore.erase();
+    c.barrierAfter.erase();
+    c.wait.erase();
+    c.commit.erase();
+    c.copy.erase();
+  }
+  pipelinedLoops.push_back(loop);
+  return success();
+}
+
+/// A copy outside any pipelined loop, waited for at once, whose buffer is
+/// read only inside pipelined loops that follow it: those loops' first wait
+/// (which leaves only younger groups pending) and barrier already cover it,
+/// so the immediate wait and barrier go, and the copy overlaps the loop
+/// prologue.
+void Pipeliner::dropWaitsCoveredByLoops() {
+  SmallVector<AsyncCopyOp> copies;
+  func.walk([&](AsyncCopyOp copy) { copies.push_back(copy); });
+  for (AsyncCopyOp copy : copies) {
+    if (copy->getParentOfType<scf::ForOp>())
+      continue;
+    std::optional<StagedCopy> staged = matchStagedCopy(copy);
+    if (!staged)
+      continue;
+    bool covered = true;
+    for (Operation *user : copy.getBuffer().getUsers()) {
+      if (user == copy.getOperation())
+        continue;
+      auto loop = llvm::find_if(pipelinedLoops, [&](scf::ForOp l) {
+        return l->isProperAncestor(user) && copy->getBlock() == l->getBlock() &&
+               copy->isBeforeInBlock(l);
+      });
+      if (loop == pipelinedLoops.end()) {
+        covered = false;
+        break;
+      }
+    }
+    if (!covered)
+      continue;
+    staged->wait.erase();
+    staged->barrierAfter.erase();
+  }
+}
+
+LogicalResult Pipeliner::run() {
+  SmallVector<scf::ForOp> loops;
+  func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops) {
+    SmallVector<StagedCopy> copies;
+    bool ok = true;
+    for (Operation &op : *loop.getBody()) {
+      auto copy = dyn_cast<AsyncCopyOp>(op);
+      if (!copy)
+        continue;
+      std::optional<StagedCopy> staged = matchStagedCopy(copy);
+      if (!staged || !copy.getBuffer().getDefiningOp<AllocOp>() ||
+          copy.getPredicate()) {
+        ok = false;
+        break;
+      }
+      copies.push_back(*staged);
+    }
+    if (!ok || copies.empty())
+      continue;
+    // The prologue recomputes the offsets for other iterations: they may
+    // depend on the induction variable and loop invariants only.
+    if (llvm::any_of(copies, [&](StagedCopy c) {
+          return !offsetsDependOnlyOnIV(loop, c.copy);
+        }))
+      continue;
+    int stages = stagesOption;
+    if (stages <= 0) {
+      stages = 1;
+      for (StagedCopy c : copies)
+        stages = std::max(stages, stagesFromLatency(c.copy));
+    }
+    if (stages < 2)
+      continue;
+    // Fit the rings into shared memory with everything else.
+    auto fits = [&](int s) {
+      int64_t total = 0;
+      DenseSet<Value> ringed;
+      for (StagedCopy c : copies)
+        ringed.insert(c.copy.getBuffer());
+      func.walk([&](AllocOp alloc) {
+        Value v = alloc.getResult();
+        if (ringed.contains(v) ||
+            llvm::is_contained(llvm::make_second_range(rings), v))
+          return;
+        total += allocBytes(alloc);
+      });
+      for (Value buffer : ringed)
+        total += cast<SharedBufferType>(buffer.getType()).getTileBytes() * s;
+      return total <= maxShared;
+    };
+    while (stages >= 2 && !fits(stages))
+      --stages;
+    if (stages < 2)
+      continue;
+    // Every loop sharing a ring must use its stage count.
+    for (StagedCopy c : copies)
+      if (Value ring = rings.lookup(c.copy.getBuffer()))
+        stages = cast<SharedBufferType>(ring.getType()).getNumStages();
+    if (failed(pipelineLoop(loop, copies, stages)))
+      return failure();
+  }
+  dropWaitsCoveredByLoops();
+  // Buffers replaced by rings everywhere are dead.
+  SmallVector<AllocOp> dead;
+  func.walk([&](AllocOp alloc) {
+    if (alloc->use_empty())
+      dead.push_back(alloc);
+  });
+  for (AllocOp alloc : dead)
+    alloc.erase();
+  return success();
+}
+
+struct TileGPUPipelinePass
+    : public tilegpu::impl::TileGPUPipelineBase<TileGPUPipelinePass> {
+  using TileGPUPipelineBase::TileGPUPipelineBase;
+
+  void runOnOperation() override {
+    if (stages < 0 || stages > 8) {
+      getOperation().emitError() << "stages must be in [0, 8]";
+      return signalPassFailure();
+    }
+    if (failed(Pipeliner(getOperation(), stages, maxSharedBytes).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace
