@@ -1,0 +1,122 @@
+//===- Executor.h - the CPU reference executor of tile IR -------*- C++ -*-===//
+//
+// Runs a specialized tile kernel (every shape static, no `tile.param` left)
+// directly on host arrays: a grid of blocks, each block executing the
+// kernel function with `tile.block_id`/`tile.num_blocks` set. It is the
+// oracle that lets tests without a GPU prove that the kernel computes what
+// it should and that every tile-level pass preserves it.
+//
+// Numerics emulate the GPU's types, deterministically:
+//   - f32 operations are evaluated in float (never double), one IEEE
+//     operation per op, in program order; an op carrying
+//     `fastmath<contract>` is still evaluated exactly as written (no
+//     fusion), which is one of the results the GPU may legally produce.
+//   - f16/bf16 values are held as floats that are exactly representable in
+//     their type: every op producing them rounds to nearest even (loads,
+//     `astype`, `arith.truncf`, arithmetic on f16/bf16 tiles).
+//   - `tile.mma` multiplies f16/bf16 inputs exactly (the products are exact
+//     in f32) and accumulates in f32, k in increasing order, starting from
+//     the accumulator.
+//   - `tile.exp2` is exp2f; with `flush_to_zero`, subnormal inputs and
+//     results are flushed to zero (as `ex2.approx.ftz.f32` does).
+//   - `tile.div` `nearest_even` is IEEE f32 division; `full` and `approx`
+//     are evaluated as a * (1.0f / b) (with flush-to-zero of inputs and
+//     result when `flush_to_zero` is set): this approximates, but does not
+//     reproduce bit for bit, the hardware's `div.full.f32`/`div.approx.f32`.
+//   - `tile.reduce` folds in increasing index order (sum in f32; max
+//     propagates NaN and orders -0 below +0, as arith.maximumf does).
+//   - float -> integer conversions truncate toward zero and saturate (NaN
+//     gives 0), as PTX `cvt.rzi` does; i1 converts to 0/1 in `tile.astype`.
+//
+// Blocks may run in parallel on several threads. Each block computes
+// independently and writes what it stores, so the results are bitwise the
+// same for any thread count, provided no two blocks store to the same
+// element (a data race on the GPU too).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_EXECUTOR_EXECUTOR_H
+#define TILE_EXECUTOR_EXECUTOR_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+namespace mlir {
+namespace tile {
+namespace exec {
+
+/// Element types of view memory on the host. I1 is one byte (0 or 1);
+/// F16/BF16 are their 16-bit patterns.
+enum class ElementKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32 };
+
+/// The memory element kind of `type`, or failure for types the executor
+/// cannot hold in memory.
+FailureOr<ElementKind> getMemoryElementKind(Type type);
+
+/// Bytes per element of view memory.
+int getElementBytes(ElementKind kind);
+
+/// A strided tensor in host memory, the argument of a `!tile.view`.
+struct ViewArg {
+  void *data = nullptr;
+  ElementKind element = ElementKind::F32;
+  SmallVector<int64_t, 4> sizes;
+  /// In elements, per dimension.
+  SmallVector<int64_t, 4> strides;
+};
+
+/// One kernel argument: a view, or a scalar (integers of any width and
+/// index as int64_t, floats as double, rounded to the argument's type).
+struct KernelArg {
+  enum class Kind { View, Int, Float };
+  Kind kind = Kind::Int;
+  ViewArg view;
+  int64_t intValue = 0;
+  double floatValue = 0;
+
+  static KernelArg getView(ViewArg view);
+  static KernelArg getInt(int64_t value);
+  static KernelArg getFloat(double value);
+};
+
+struct RunOptions {
+  /// Blocks along x, y, z.
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  /// Worker threads over the grid; 0 uses std::thread::hardware_concurrency.
+  unsigned numThreads = 0;
+};
+
+/// A kernel prepared for execution. It refers to the IR it was compiled
+/// from, which must outlive it and stay unchanged.
+class Executable {
+public:
+  /// Checks that every op of `kernel` is supported and every type static,
+  /// and prepares the ops for fast interpretation. Emits located errors.
+  static FailureOr<std::unique_ptr<Executable>> compile(func::FuncOp kernel);
+
+  ~Executable();
+  Executable(const Executable &) = delete;
+  Executable &operator=(const Executable &) = delete;
+
+  /// Runs every block of the grid. Errors (bad arguments, integer division
+  /// by zero, ...) are emitted at the kernel or at the failing op.
+  LogicalResult run(ArrayRef<KernelArg> args, const RunOptions &options) const;
+
+  func::FuncOp getKernel() const;
+
+  struct Impl;
+
+private:
+  explicit Executable(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace exec
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_EXECUTOR_EXECUTOR_H

@@ -1,0 +1,465 @@
+//===- tile-exec.cpp - run tile IR on the CPU reference executor ----------===//
+//
+// Runs one kernel of an .mlir file on small host arrays given on the command
+// line and prints the views afterwards: the driver of the executor's unit
+// tests (test/Executor), and a debugging aid.
+//
+//   tile-exec kernel.mlir --grid=2,1,1 \
+//       --arg='f32[4x8]=iota' --arg='f32[4x8]=fill:-1' --arg='i32=3'
+//
+// Argument specs, in kernel-argument order:
+//   TYPE=VALUE            a scalar (i1, i8, i16, i32, i64, index, f16, bf16,
+//                         f32); values are numbers, inf, -inf, nan
+//   TYPE[D0xD1x...]=INIT  a view, row-major, INIT one of
+//       zeros | iota | fill:V | values:V,V,... (repeated cyclically) |
+//       random:SEED (uniform in [-1, 1), the executor's numerics test)
+//
+// Every view is printed after the run, one line per row of its last
+// dimension: `NAME[i, j]: v v v` (NAME is the argument's `tile.name`, else
+// argN). --print=NAME,... restricts the list; --hex prints bit patterns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Specialize.h"
+#include "tile/Executor/Executor.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::exec;
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::desc("<kernel.mlir>"),
+                                            llvm::cl::Required);
+static llvm::cl::opt<std::string>
+    kernelName("kernel", llvm::cl::desc("Kernel function (default: the first "
+                                        "func.func with a body)"));
+static llvm::cl::list<std::string>
+    argSpecs("arg", llvm::cl::desc("Kernel argument (see the file header)"));
+static llvm::cl::opt<std::string>
+    gridSpec("grid", llvm::cl::desc("Blocks X[,Y[,Z]]"), llvm::cl::init("1"));
+static llvm::cl::opt<std::string>
+    bindings("bind", llvm::cl::desc("Specialize first: NAME=VALUE,..."));
+static llvm::cl::opt<std::string>
+    pipeline("pipeline", llvm::cl::desc("Pass pipeline to run before "
+                                        "executing (after --bind)"));
+static llvm::cl::opt<unsigned>
+    numThreads("num-threads", llvm::cl::desc("Worker threads (0: all cores)"),
+               llvm::cl::init(1));
+static llvm::cl::opt<std::string>
+    printList("print", llvm::cl::desc("Views to print (names), default all"));
+static llvm::cl::opt<bool> printHex("hex",
+                                    llvm::cl::desc("Print bit patterns"));
+
+namespace {
+/// A parsed view argument and its memory.
+struct HostView {
+  Type type;
+  std::string name;
+  std::vector<uint8_t> bytes;
+  ViewArg view;
+};
+} // namespace
+
+static FailureOr<double> parseNumber(StringRef text) {
+  text = text.trim();
+  if (text == "inf" || text == "+inf")
+    return INFINITY;
+  if (text == "-inf")
+    return -INFINITY;
+  if (text == "nan")
+    return NAN;
+  if (text == "true")
+    return 1.0;
+  if (text == "false")
+    return 0.0;
+  double value;
+  if (text.getAsDouble(value))
+    return failure();
+  return value;
+}
+
+static Type parseElementType(StringRef text, MLIRContext &ctx) {
+  Builder b(&ctx);
+  if (text == "index")
+    return b.getIndexType();
+  if (text == "f16")
+    return b.getF16Type();
+  if (text == "bf16")
+    return b.getBF16Type();
+  if (text == "f32")
+    return b.getF32Type();
+  unsigned width;
+  if (text.consume_front("i") && !text.getAsInteger(10, width) &&
+      (width == 1 || width == 8 || width == 16 || width == 32 || width == 64))
+    return b.getIntegerType(width);
+  return {};
+}
+
+/// Writes `value` as element `i` of view memory of `kind`.
+static void storeElement(HostView &host, int64_t i, double value) {
+  uint8_t *p = host.bytes.data() + i * getElementBytes(host.view.element);
+  auto put = [&](auto v) { std::memcpy(p, &v, sizeof(v)); };
+  float f = static_cast<float>(value);
+  switch (host.view.element) {
+  case ElementKind::F16: {
+    // Through the executor's own rounding: tile.astype does the same.
+    APFloat a(f);
+    bool loses;
+    a.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven, &loses);
+    put(static_cast<uint16_t>(a.bitcastToAPInt().getZExtValue()));
+    return;
+  }
+  case ElementKind::BF16: {
+    APFloat a(f);
+    bool loses;
+    a.convert(APFloat::BFloat(), APFloat::rmNearestTiesToEven, &loses);
+    put(static_cast<uint16_t>(a.bitcastToAPInt().getZExtValue()));
+    return;
+  }
+  case ElementKind::F32:
+    put(f);
+    return;
+  case ElementKind::I1:
+    put(static_cast<uint8_t>(value != 0));
+    return;
+  case ElementKind::I8:
+    put(static_cast<int8_t>(value));
+    return;
+  case ElementKind::I16:
+    put(static_cast<int16_t>(value));
+    return;
+  case ElementKind::I32:
+    put(static_cast<int32_t>(value));
+    return;
+  case ElementKind::I64:
+    put(static_cast<int64_t>(value));
+    return;
+  }
+}
+
+static LogicalResult parseViewArg(StringRef spec, StringRef typeText,
+                                  StringRef dims, StringRef init,
+                                  MLIRContext &ctx, HostView &host) {
+  host.type = parseElementType(typeText, ctx);
+  FailureOr<ElementKind> kind = failure();
+  if (host.type)
+    kind = getMemoryElementKind(host.type);
+  if (failed(kind)) {
+    llvm::errs() << "error: bad element type in '" << spec << "'\n";
+    return failure();
+  }
+  host.view.element = *kind;
+  SmallVector<StringRef> parts;
+  dims.split(parts, 'x');
+  int64_t n = 1;
+  for (StringRef part : parts) {
+    int64_t size;
+    if (part.trim().getAsInteger(10, size) || size < 0) {
+      llvm::errs() << "error: bad shape in '" << spec << "'\n";
+      return failure();
+    }
+    host.view.sizes.push_back(size);
+    n *= size;
+  }
+  host.view.strides.assign(host.view.sizes.size(), 1);
+  for (int d = static_cast<int>(host.view.sizes.size()) - 2; d >= 0; --d)
+    host.view.strides[d] = host.view.strides[d + 1] * host.view.sizes[d + 1];
+  host.bytes.assign(n * getElementBytes(*kind), 0);
+  host.view.data = host.bytes.data();
+
+  if (init == "zeros")
+    return success();
+  if (init == "iota") {
+    for (int64_t i = 0; i < n; ++i)
+      storeElement(host, i, static_cast<double>(i));
+    return success();
+  }
+  if (init.consume_front("fill:")) {
+    FailureOr<double> value = parseNumber(init);
+    if (failed(value)) {
+      llvm::errs() << "error: bad fill value in '" << spec << "'\n";
+      return failure();
+    }
+    for (int64_t i = 0; i < n; ++i)
+      storeElement(host, i, *value);
+    return success();
+  }
+  if (init.consume_front("values:")) {
+    SmallVector<StringRef> items;
+    init.split(items, ',');
+    SmallVector<double> values;
+    for (StringRef item : items) {
+      FailureOr<double> value = parseNumber(item);
+      if (failed(value)) {
+        llvm::errs() << "error: bad value '" << item << "' in '" << spec
+                     << "'\n";
+        return failure();
+      }
+      values.push_back(*value);
+    }
+    for (int64_t i = 0; i < n; ++i)
+      storeElement(host, i, values[i % values.size()]);
+    return success();
+  }
+  if (init.consume_front("random:")) {
+    uint64_t state;
+    if (init.getAsInteger(10, state)) {
+      llvm::errs() << "error: bad seed in '" << spec << "'\n";
+      return failure();
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      z ^= z >> 31;
+      storeElement(host, i, static_cast<double>(z >> 11) * 0x1p-52 - 1.0);
+    }
+    return success();
+  }
+  llvm::errs() << "error: unknown initializer '" << init << "' in '" << spec
+               << "'\n";
+  return failure();
+}
+
+static void printValue(llvm::raw_ostream &os, const HostView &host, int64_t i) {
+  const uint8_t *p = host.bytes.data() + i * getElementBytes(host.view.element);
+  auto get = [&](auto v) {
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
+  auto printFloat = [&](float f, int digits) {
+    if (std::isnan(f)) {
+      os << "nan";
+      return;
+    }
+    if (std::isinf(f)) {
+      os << (f < 0 ? "-inf" : "inf");
+      return;
+    }
+    char text[64];
+    std::snprintf(text, sizeof(text), "%.*g", digits, f);
+    os << text;
+  };
+  switch (host.view.element) {
+  case ElementKind::F16:
+  case ElementKind::BF16: {
+    uint16_t bits = get(uint16_t());
+    if (printHex) {
+      os << llvm::format_hex(bits, 6);
+      return;
+    }
+    APInt apBits(16, bits);
+    APFloat a(host.view.element == ElementKind::F16 ? APFloat::IEEEhalf()
+                                                    : APFloat::BFloat(),
+              apBits);
+    bool loses;
+    a.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &loses);
+    printFloat(a.convertToFloat(), 6);
+    return;
+  }
+  case ElementKind::F32: {
+    float f = get(float());
+    if (printHex) {
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      os << llvm::format_hex(bits, 10);
+      return;
+    }
+    printFloat(f, 9);
+    return;
+  }
+  case ElementKind::I1:
+    os << static_cast<int>(get(uint8_t()));
+    return;
+  case ElementKind::I8:
+    os << static_cast<int>(get(int8_t()));
+    return;
+  case ElementKind::I16:
+    os << get(int16_t());
+    return;
+  case ElementKind::I32:
+    os << get(int32_t());
+    return;
+  case ElementKind::I64:
+    os << get(int64_t());
+    return;
+  }
+}
+
+static void printView(llvm::raw_ostream &os, const HostView &host) {
+  ArrayRef<int64_t> sizes = host.view.sizes;
+  int64_t cols = sizes.back();
+  int64_t rows = 1;
+  for (int64_t size : sizes.drop_back())
+    rows *= size;
+  SmallVector<int64_t> index(sizes.size() - 1, 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    os << host.name;
+    if (!index.empty()) {
+      os << "[";
+      llvm::interleave(index, os, ", ");
+      os << "]";
+    }
+    os << ":";
+    for (int64_t c = 0; c < cols; ++c) {
+      os << " ";
+      printValue(os, host, r * cols + c);
+    }
+    os << "\n";
+    for (int d = static_cast<int>(index.size()) - 1; d >= 0; --d) {
+      if (++index[d] < sizes[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+static int run(MLIRContext &ctx) {
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, ParserConfig(&ctx));
+  if (!module)
+    return 1;
+
+  func::FuncOp kernel;
+  for (auto func : module->getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (kernelName.empty() || func.getName() == kernelName) {
+      kernel = func;
+      break;
+    }
+  }
+  if (!kernel) {
+    llvm::errs() << "error: no kernel"
+                 << (kernelName.empty() ? "" : " named '" + kernelName + "'")
+                 << " in " << inputFile << "\n";
+    return 1;
+  }
+
+  if (!bindings.empty()) {
+    SpecializeOptions options;
+    SmallVector<StringRef> items;
+    StringRef(bindings).split(items, ',', -1, false);
+    for (StringRef item : items)
+      options.bindings.push_back(item.trim().str());
+    if (failed(specializeKernel(kernel, options)))
+      return 1;
+  }
+  if (!pipeline.empty()) {
+    PassManager pm(&ctx, ModuleOp::getOperationName(),
+                   OpPassManager::Nesting::Implicit);
+    std::string error;
+    llvm::raw_string_ostream errorStream(error);
+    if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
+      llvm::errs() << "error: bad pipeline '" << pipeline << "': " << error
+                   << "\n";
+      return 1;
+    }
+    if (failed(pm.run(*module)))
+      return 1;
+  }
+
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  SmallVector<StringRef> gridItems;
+  StringRef(gridSpec).split(gridItems, ',');
+  if (gridItems.size() > 3) {
+    llvm::errs() << "error: --grid takes at most 3 sizes\n";
+    return 1;
+  }
+  for (auto [i, item] : llvm::enumerate(gridItems))
+    if (item.trim().getAsInteger(10, grid[i])) {
+      llvm::errs() << "error: bad grid size '" << item << "'\n";
+      return 1;
+    }
+
+  if (argSpecs.size() != kernel.getNumArguments()) {
+    llvm::errs() << "error: kernel '" << kernel.getName() << "' takes "
+                 << kernel.getNumArguments() << " arguments, "
+                 << argSpecs.size() << " given\n";
+    return 1;
+  }
+  std::vector<std::unique_ptr<HostView>> views;
+  std::vector<KernelArg> args;
+  for (auto [index, specText] : llvm::enumerate(argSpecs)) {
+    StringRef spec(specText);
+    auto [lhs, init] = spec.split('=');
+    lhs = lhs.trim();
+    if (lhs.ends_with("]")) {
+      auto [typeText, dims] = lhs.drop_back().split('[');
+      auto host = std::make_unique<HostView>();
+      if (failed(parseViewArg(spec, typeText, dims, init.trim(), ctx, *host)))
+        return 1;
+      auto name = kernel.getArgAttrOfType<StringAttr>(
+          index, TileDialect::getArgNameAttrName());
+      host->name = name ? name.str() : "arg" + std::to_string(index);
+      args.push_back(KernelArg::getView(host->view));
+      views.push_back(std::move(host));
+      continue;
+    }
+    Type type = parseElementType(lhs, ctx);
+    FailureOr<double> value = parseNumber(init);
+    if (!type || failed(value)) {
+      llvm::errs() << "error: bad scalar argument '" << spec << "'\n";
+      return 1;
+    }
+    args.push_back(isa<FloatType>(type)
+                       ? KernelArg::getFloat(*value)
+                       : KernelArg::getInt(static_cast<int64_t>(*value)));
+  }
+
+  FailureOr<std::unique_ptr<Executable>> executable =
+      Executable::compile(kernel);
+  if (failed(executable))
+    return 1;
+  RunOptions options;
+  options.grid = grid;
+  options.numThreads = numThreads;
+  if (failed((*executable)->run(args, options)))
+    return 1;
+
+  SmallVector<StringRef> wanted;
+  StringRef(printList).split(wanted, ',', -1, false);
+  for (const auto &host : views)
+    if (wanted.empty() || llvm::is_contained(wanted, host->name))
+      printView(llvm::outs(), *host);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerCanonicalizerPass();
+  registerCSEPass();
+  registerLoopInvariantCodeMotionPass();
+  registerTilePasses();
+  llvm::cl::ParseCommandLineOptions(argc, argv,
+                                    "tile-exec: run tile IR on the CPU\n");
+  DialectRegistry registry;
+  registry.insert<TileDialect, arith::ArithDialect, func::FuncDialect,
+                  math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect>();
+  MLIRContext ctx(registry);
+  return run(ctx);
+}
