@@ -27,6 +27,12 @@ struct CpuRunOptions {
   /// Textual pass pipeline run after tile-specialize (e.g.
   /// "canonicalize,cse,tile-split-loop"); empty runs none.
   std::string pipeline;
+  /// Worker threads over the grid; 0 uses every core. Results are bitwise
+  /// the same for any count.
+  unsigned threads = 0;
+  /// When not empty, the specialized and optimized kernel is written there
+  /// before it runs (for debugging a pipeline).
+  std::string dumpIrPath;
 };
 
 /// Specializes the kernel, runs `pipeline`, then executes it on the grid its
