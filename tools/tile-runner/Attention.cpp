@@ -373,8 +373,33 @@ namespace {
 struct Inputs {
   const AttentionConfig &cfg;
   std::vector<double> q, k, v;
+  /// K transposed per (batch, kv head): [B, HKV, D, Sk], so that the scores
+  /// of one query row are computed with unit-stride loops over keys.
+  std::vector<double> kt;
   Inputs(const AttentionConfig &cfg, const AttentionTensors &in)
-      : cfg(cfg), q(toDouble(in.q)), k(toDouble(in.k)), v(toDouble(in.v)) {}
+      : cfg(cfg), q(toDouble(in.q)), k(toDouble(in.k)), v(toDouble(in.v)),
+        kt(k.size()) {
+    const size_t sk = cfg.seqK, d = cfg.headDim;
+    for (size_t bh = 0; bh < static_cast<size_t>(cfg.batch) * cfg.kvHeads; ++bh)
+      for (size_t n = 0; n < sk; ++n)
+        for (size_t c = 0; c < d; ++c)
+          kt[bh * sk * d + c * sk + n] = k[bh * sk * d + n * d + c];
+  }
+  /// s[n] = q_i . k_n for keys n < visible, summed over c in order.
+  void dots(int b, int h, int i, int visible, double *s) const {
+    int kvh = h / (cfg.heads / cfg.kvHeads);
+    const double *qi = qRow(b, h, i);
+    const size_t sk = cfg.seqK;
+    const double *ktBase =
+        &kt[(static_cast<size_t>(b) * cfg.kvHeads + kvh) * sk * cfg.headDim];
+    std::fill(s, s + visible, 0.0);
+    for (int c = 0; c < cfg.headDim; ++c) {
+      const double qc = qi[c];
+      const double *ktRow = ktBase + c * sk;
+      for (int n = 0; n < visible; ++n)
+        s[n] += qc * ktRow[n];
+    }
+  }
   const double *qRow(int b, int h, int i) const {
     return &q[((static_cast<size_t>(b) * cfg.heads + h) * cfg.seqQ + i) *
               cfg.headDim];
@@ -404,14 +429,10 @@ void referenceAttention(const AttentionConfig &cfg, const AttentionTensors &in,
         int visible = visibleKeys(cfg, i);
         if (visible == 0)
           continue; // out 0, lse FLT_MAX
-        const double *q = x.qRow(b, h, i);
+        x.dots(b, h, i, visible, s.data());
         double maxScore = -INFINITY;
         for (int n = 0; n < visible; ++n) {
-          const double *k = x.kvRow(x.k, b, h, n);
-          double dot = 0;
-          for (int c = 0; c < d; ++c)
-            dot += q[c] * k[c];
-          s[n] = dot * scale;
+          s[n] *= scale;
           maxScore = std::max(maxScore, s[n]);
         }
         double sum = 0;
@@ -446,16 +467,12 @@ void lowPrecisionAttention(const AttentionConfig &cfg,
         int visible = visibleKeys(cfg, i);
         if (visible == 0)
           continue;
-        const double *q = x.qRow(b, h, i);
         // S = Q K^T as a low-precision matmul (wide accumulation, result
         // rounded), then scaled in the dtype.
+        x.dots(b, h, i, visible, s.data());
         double maxScore = -INFINITY;
         for (int n = 0; n < visible; ++n) {
-          const double *k = x.kvRow(x.k, b, h, n);
-          double dot = 0;
-          for (int c = 0; c < d; ++c)
-            dot += q[c] * k[c];
-          s[n] = roundTo(dt, roundTo(dt, dot) * scale);
+          s[n] = roundTo(dt, roundTo(dt, s[n]) * scale);
           maxScore = std::max(maxScore, s[n]);
         }
         // Softmax computed wide, probabilities rounded to the dtype.
