@@ -28,7 +28,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
-tools = ["tile-opt"]
+tools = ["tile-opt", "tile-exec"]
 for optional in ["tile-runner", "tile-compile"]:
     if os.path.exists(os.path.join(config.tile_tools_dir, optional)):
         tools.append(optional)
