@@ -1,0 +1,90 @@
+// Kernels the CPU reference executor refuses, with a located error and a
+// non-zero exit, never a crash.
+
+// RUN: not tile-exec %s --kernel=unsupported --arg='f32[4]=zeros' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOSUCHOP
+func.func @unsupported(%Out: !tile.view<?xf32> {tile.name = "Out"}) {
+  %c0 = arith.constant 0 : i32
+  %x = tile.full 1.0 shape [4] : tensor<4xf32>
+  // NOSUCHOP: errors.mlir:[[@LINE+1]]:8: error: tile executor: unsupported operation 'math.sin'
+  %y = math.sin %x : tensor<4xf32>
+  tile.store %y, %Out[%c0] : tensor<4xf32>, !tile.view<?xf32>
+  return
+}
+
+// An unspecialized kernel: the first parameter read is reported.
+// RUN: not tile-exec %s --kernel=unbound --arg='f32[4]=zeros' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNBOUND
+func.func @unbound(%Out: !tile.view<?xf32> {tile.name = "Out"})
+    attributes {tile.kernel = {grid = ["1", "1", "1"]}, tile.params = {N = 4 : i32}} {
+  %c0 = arith.constant 0 : i32
+  // UNBOUND: errors.mlir:[[@LINE+1]]:8: error: tile executor: parameter 'N' is unbound; specialize the kernel (tile-specialize) before executing it
+  %n = tile.param "N" : i32
+  %x = tile.full 1.0 shape [N] : tensor<?xf32>
+  tile.store %x, %Out[%c0] : tensor<?xf32>, !tile.view<?xf32>
+  return
+}
+
+// Binding the parameter makes it run.
+// RUN: tile-exec %s --kernel=unbound --bind=N=2 --arg='f32[4]=zeros' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BOUND
+// BOUND: Out: 1 1 0 0
+
+// A dynamic shape without any parameter read.
+// RUN: not tile-exec %s --kernel=dynamic --arg='f32[4]=zeros' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DYNAMIC
+func.func @dynamic(%Out: !tile.view<?xf32> {tile.name = "Out"})
+    attributes {tile.kernel = {grid = ["1", "1", "1"]}, tile.params = {N = 4 : i32}} {
+  %c0 = arith.constant 0 : i32
+  // DYNAMIC: errors.mlir:[[@LINE+1]]:8: error: tile executor: dynamic tile shape 'tensor<?xf32>'; specialize the kernel (tile-specialize) first
+  %x = tile.full 1.0 shape [N] : tensor<?xf32>
+  tile.store %x, %Out[%c0] : tensor<?xf32>, !tile.view<?xf32>
+  return
+}
+
+// Integer division by zero at run time names the op and the block.
+// RUN: not tile-exec %s --kernel=divzero --grid=3 --arg='i32[3]=zeros' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DIVZERO
+func.func @divzero(%Out: !tile.view<?xi32> {tile.name = "Out"}) {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %bx = tile.block_id x
+  %d = arith.subi %c2, %bx : i32
+  // DIVZERO: errors.mlir:[[@LINE+1]]:8: error: tile executor: integer division by zero (block 2, 0, 0)
+  %q = arith.divsi %c1, %d : i32
+  %t = tile.splat %q shape [1] : i32 -> tensor<1xi32>
+  tile.store %t, %Out[%bx] : tensor<1xi32>, !tile.view<?xi32>
+  return
+}
+
+// Arguments that do not match the kernel's views.
+// RUN: not tile-exec %s --kernel=divzero --arg='i32[3x1]=zeros' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=RANK
+// RANK: error: tile executor: argument 0 ('!tile.view<?xi32>'): expected rank 1, got 2 sizes and 2 strides
+// RUN: not tile-exec %s --kernel=divzero --arg='f32[3]=zeros' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ELEM
+// ELEM: error: tile executor: argument 0 ('!tile.view<?xi32>'): the view's memory has another element type
+// RUN: not tile-exec %s --kernel=divzero --arg='i32=3' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOTVIEW
+// NOTVIEW: error: tile executor: argument 0 ('!tile.view<?xi32>'): expected a view
+
+// A scf.for whose step is not positive.
+// RUN: not tile-exec %s --kernel=step --arg='i32=0' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STEP
+func.func @step(%s: i32) {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  // STEP: errors.mlir:[[@LINE+1]]:3: error: tile executor: scf.for step must be positive, got 0
+  scf.for %i = %c0 to %c4 step %s : i32 {
+  }
+  return
+}
+
+// Element types the executor does not model.
+// RUN: not tile-exec %s --kernel=f64 --arg='f32=1' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=F64
+func.func @f64(%x: f32) {
+  // F64: errors.mlir:[[@LINE+1]]:8: error: tile executor: unsupported type 'f64'
+  %y = arith.extf %x : f32 to f64
+  return
+}
