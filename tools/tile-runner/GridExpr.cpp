@@ -32,12 +32,13 @@ private:
 
   bool fail(const std::string &why) {
     if (message.empty())
-      message = why + " at column " + std::to_string(pos + 1) + " of '" +
-                text + "'";
+      message =
+          why + " at column " + std::to_string(pos + 1) + " of '" + text + "'";
     return false;
   }
   void skipSpace() {
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])))
+    while (pos < text.size() &&
+           std::isspace(static_cast<unsigned char>(text[pos])))
       ++pos;
   }
   bool consume(char c) {
@@ -90,15 +91,18 @@ private:
     skipSpace();
     if (consume('('))
       return parseExpr(value) && (consume(')') || fail("expected ')'"));
-    if (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
+    if (pos < text.size() &&
+        std::isdigit(static_cast<unsigned char>(text[pos]))) {
       value = 0;
-      while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
+      while (pos < text.size() &&
+             std::isdigit(static_cast<unsigned char>(text[pos])))
         value = value * 10 + (text[pos++] - '0');
       return true;
     }
     std::string name;
     while (pos < text.size() &&
-           (std::isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_'))
+           (std::isalnum(static_cast<unsigned char>(text[pos])) ||
+            text[pos] == '_'))
       name += text[pos++];
     if (name.empty())
       return fail("expected a number, a view dimension or a call");
@@ -120,7 +124,8 @@ private:
       return fail("expected '.' after view name '" + name + "'");
     skipSpace();
     size_t start = pos;
-    while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
+    while (pos < text.size() &&
+           std::isdigit(static_cast<unsigned char>(text[pos])))
       ++pos;
     if (start == pos)
       return fail("expected a dimension number after '" + name + ".'");
@@ -129,7 +134,8 @@ private:
     if (it == views.end())
       return fail("no view argument named '" + name + "'");
     if (dim >= it->second.size())
-      return fail("view '" + name + "' has no dimension " + std::to_string(dim));
+      return fail("view '" + name + "' has no dimension " +
+                  std::to_string(dim));
     value = it->second[dim];
     return true;
   }

@@ -1,0 +1,109 @@
+//===- CudaDriver.cpp - the CUDA driver API, loaded at run time -----------===//
+
+#include "CudaDriver.h"
+
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+#ifndef TILE_RUNNER_LINK_CUDA
+#include <dlfcn.h>
+#endif
+
+#define TILE_STRINGIFY_IMPL(x) #x
+/// Expands cuda.h's macros first: TILE_STRINGIFY(cuMemAlloc) is
+/// "cuMemAlloc_v2".
+#define TILE_STRINGIFY(x) TILE_STRINGIFY_IMPL(x)
+
+namespace tile {
+namespace runner {
+
+namespace {
+
+struct Loaded {
+  CudaApi api;
+  std::string error;
+  bool ok = false;
+};
+
+void load(Loaded &loaded) {
+#ifdef TILE_RUNNER_LINK_CUDA
+#define TILE_CUDA_BIND(name) loaded.api.name = &::name;
+  TILE_CUDA_FUNCTIONS(TILE_CUDA_BIND)
+#undef TILE_CUDA_BIND
+  loaded.ok = true;
+#else
+  void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library)
+    library = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char *why = dlerror();
+    loaded.error = std::string("no CUDA driver: cannot load libcuda.so.1") +
+                   (why ? std::string(" (") + why + ")" : std::string());
+    return;
+  }
+  std::string missing;
+#define TILE_CUDA_RESOLVE(name)                                                \
+  loaded.api.name = reinterpret_cast<decltype(loaded.api.name)>(               \
+      dlsym(library, TILE_STRINGIFY(name)));                                   \
+  if (!loaded.api.name)                                                        \
+    missing += std::string(missing.empty() ? "" : ", ") + TILE_STRINGIFY(name);
+  TILE_CUDA_FUNCTIONS(TILE_CUDA_RESOLVE)
+#undef TILE_CUDA_RESOLVE
+  if (!missing.empty()) {
+    loaded.error = "the CUDA driver (libcuda.so.1) lacks " + missing +
+                   ": it is older than the CUDA " +
+                   std::to_string(CUDA_VERSION / 1000) + "." +
+                   std::to_string(CUDA_VERSION % 1000 / 10) +
+                   " headers this runner was built with";
+    return;
+  }
+  loaded.ok = true;
+#endif
+}
+
+} // namespace
+
+const CudaApi *cudaApi(std::string &error) {
+  static Loaded loaded;
+  static std::once_flag once;
+  std::call_once(once, [] { load(loaded); });
+  if (!loaded.ok) {
+    error = loaded.error;
+    return nullptr;
+  }
+  return &loaded.api;
+}
+
+static std::string describe(CUresult status) {
+  std::string dummy;
+  const CudaApi *api = cudaApi(dummy);
+  const char *name = nullptr, *text = nullptr;
+  if (api) {
+    api->cuGetErrorName(status, &name);
+    api->cuGetErrorString(status, &text);
+  }
+  std::string out = name ? name : "CUDA error " + std::to_string(status);
+  if (text)
+    out += std::string(" (") + text + ")";
+  return out;
+}
+
+static const char *baseName(const char *path) {
+  const char *slash = std::strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+std::string cudaFailure(CUresult status, const char *call, const char *file,
+                        int line) {
+  return std::string(baseName(file)) + ":" + std::to_string(line) + ": " +
+         call + " failed: " + describe(status);
+}
+
+void cudaWarn(CUresult status, const char *call, const char *file, int line) {
+  std::fprintf(stderr, "tile-runner: warning: %s\n",
+               cudaFailure(status, call, file, line).c_str());
+}
+
+} // namespace runner
+} // namespace tile

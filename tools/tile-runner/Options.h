@@ -1,0 +1,95 @@
+//===- Options.h - tile-runner's command line -------------------*- C++ -*-===//
+//
+// Parsing and validation of the runner's options. Every error names the
+// option it is about, in one line; main() prints it and exits non-zero.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNNER_OPTIONS_H
+#define TILE_RUNNER_OPTIONS_H
+
+#include "Attention.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tile {
+namespace runner {
+
+enum class Backend { Auto, Gpu, Cpu };
+const char *backendName(Backend backend);
+
+/// Where the random inputs are made.
+enum class InputSource {
+  Auto,   ///< host for small problems, device above kAutoDeviceInputElements
+  Host,   ///< makeAttentionTensors on the host, copied to the device
+  Device, ///< a seeded generator on the GPU (large problems)
+};
+const char *inputSourceName(InputSource source);
+
+struct RunnerOptions {
+  Backend backend = Backend::Auto;
+
+  // gpu
+  std::string bundleDir;  ///< --bundle
+  std::string bundlesDir; ///< --bundles (autotune)
+  int device = 0;
+  InputSource inputs = InputSource::Auto;
+
+  // cpu
+  std::string kernelPath;          ///< --kernel
+  std::vector<std::string> params; ///< --params K=V,...
+  std::string pipeline;            ///< --pipeline
+  bool pipelineGiven = false;
+
+  // the problem
+  AttentionConfig cfg;
+
+  // checking
+  bool check = true;      ///< --no-check turns it off
+  int64_t checkRows = -1; ///< -1: automatic, 0: all rows, N: a sample
+  bool determinism = false;
+  bool allowSpills = false;
+
+  // timing
+  bool bench = false;
+  int reps = 20;
+  int warmup = 3;
+  bool flushL2 = true;
+
+  // autotuning
+  bool autotune = false;
+  std::string autotuneCache; ///< empty: defaultAutotuneCachePath()
+  bool printAutotune = false;
+  bool retune = false;
+  int autotuneReps = 10;
+
+  // output
+  bool json = false;
+  bool verbose = false;
+  bool dryRun = false;
+  bool help = false;
+};
+
+/// Problems with more Q+K+V elements than this make their inputs on the
+/// device under --inputs=auto (host generation would dominate the run).
+constexpr int64_t kAutoDeviceInputElements = int64_t(1) << 27;
+/// Problems with at most this many (query row, key) pairs are checked on
+/// every row unless --check-rows says otherwise; larger ones on a sample of
+/// kDefaultSampleRows rows.
+constexpr int64_t kFullCheckPairs = int64_t(1) << 28;
+constexpr int64_t kDefaultSampleRows = 8192;
+
+/// Parses and validates argv; on error returns false with a one-line message
+/// that names the option.
+bool parseOptions(int argc, const char *const *argv, RunnerOptions &options,
+                  std::string &error);
+
+/// The --help text.
+std::string usageText();
+
+} // namespace runner
+} // namespace tile
+
+#endif // TILE_RUNNER_OPTIONS_H

@@ -1,0 +1,50 @@
+//===- ReferenceKernels.h - what reference.cu exports -----------*- C++ -*-===//
+//
+// The GPU reference of tile-runner (reference.cu) is compiled by nvcc into a
+// fatbin that is embedded in the runner and loaded with the driver API. This
+// header is the contract between the two: kernel names and the per-row
+// statistics record, shared by host code (plain C++) and device code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNNER_REFERENCEKERNELS_H
+#define TILE_RUNNER_REFERENCEKERNELS_H
+
+namespace tile {
+namespace runner {
+
+/// One checked query row, written by tile_ref_attention_rows.
+struct RowStats {
+  float maxError;    ///< max_d |out - ref| over finite outputs
+  float maxLowPrec;  ///< max_d |ref_lp - ref|
+  float maxAtolTerm; ///< max_d |(r + 0.3 - 0.3) - r|, r = ref in out dtype
+  float lseError;    ///< |lse - lse_ref| (Inf: wrong on an empty row)
+  float lseRef;      ///< exp2-domain reference LSE (FLT_MAX: no key)
+  float lseOut;      ///< the kernel's LSE
+  int worstColumn;   ///< d of maxError
+  int nonFinite;     ///< NaN/Inf outputs in this row
+  int visibleKeys;   ///< keys the row sees
+  int nonZeroEmpty;  ///< nonzero outputs in a row that sees no key
+};
+
+/// The poison patterns outputs are filled with before a run: NaNs with a
+/// payload arithmetic does not produce (the same as Attention.cpp's), so
+/// "never written" is told from "computed NaN".
+constexpr unsigned kPoisonF16 = 0x7ed1;
+constexpr unsigned kPoisonBF16 = 0x7fd1;
+constexpr unsigned kPoisonF32 = 0x7fd1d1d1;
+
+/// Kernel names in the embedded fatbin.
+constexpr const char *kRefAttentionRows = "tile_ref_attention_rows";
+constexpr const char *kRefCountNonFinite16 = "tile_ref_count_nonfinite16";
+constexpr const char *kRefCountNonFinite32 = "tile_ref_count_nonfinite32";
+constexpr const char *kRefCountDiff16 = "tile_ref_count_diff16";
+constexpr const char *kRefFillNormal = "tile_ref_fill_normal";
+
+/// Threads per block of tile_ref_attention_rows.
+constexpr int kRefRowThreads = 128;
+
+} // namespace runner
+} // namespace tile
+
+#endif // TILE_RUNNER_REFERENCEKERNELS_H
