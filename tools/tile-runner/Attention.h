@@ -102,13 +102,13 @@ void lowPrecisionAttention(const AttentionConfig &cfg,
 /// The outcome of comparing a kernel's output with the reference.
 struct CheckResult {
   bool passed = false;
-  double maxError = 0;      ///< max |out - ref|
-  double lowPrecError = 0;  ///< max |ref_lp - ref|
-  double tolerance = 0;     ///< 2 * lowPrecError + atol
-  double maxLseError = 0;   ///< when checked
-  int64_t nonFinite = 0;    ///< NaN/Inf elements in out (and lse)
-  int64_t worstIndex = -1;  ///< flat index of the largest error
-  std::string message;      ///< why it failed, or a summary
+  double maxError = 0;     ///< max |out - ref|
+  double lowPrecError = 0; ///< max |ref_lp - ref|
+  double tolerance = 0;    ///< 2 * lowPrecError + atol
+  double maxLseError = 0;  ///< when checked
+  int64_t nonFinite = 0;   ///< NaN/Inf elements in out (and lse)
+  int64_t worstIndex = -1; ///< flat index of the largest error
+  std::string message;     ///< why it failed, or a summary
 };
 
 /// FlashAttention's rule: max|out - ref| <= 2 * max|ref_lp - ref| + atol,
