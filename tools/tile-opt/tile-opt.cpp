@@ -6,10 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Conversion/TileToNVVM/Passes.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
+#include "tile/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -33,6 +35,9 @@ int main(int argc, char **argv) {
   mlir::registerSymbolDCEPass();
   mlir::tile::registerTilePasses();
   mlir::tilegpu::registerTileGPUPasses();
+  mlir::tile::registerTileConversionPasses();
+  mlir::tile::registerTilePipelines();
+  mlir::tile::registerGPUTargetDialects(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile compiler optimizer\n", registry));

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Regex.h"
 
@@ -110,14 +111,13 @@ ArrayAttr mlir::tile::buildShapeSpec(MLIRContext *ctx,
       sizes, [&](int64_t s) -> Attribute { return b.getI64IntegerAttr(s); }));
 }
 
-LogicalResult mlir::tile::verifyShapeAgainstSpec(Operation *op,
-                                                 ArrayAttr shape,
+LogicalResult mlir::tile::verifyShapeAgainstSpec(Operation *op, ArrayAttr shape,
                                                  ShapedType type,
                                                  StringRef what) {
   if (static_cast<int64_t>(shape.size()) != type.getRank())
-    return op->emitOpError() << what << " has rank " << type.getRank()
-                             << " but the shape lists " << shape.size()
-                             << " sizes";
+    return op->emitOpError()
+           << what << " has rank " << type.getRank() << " but the shape lists "
+           << shape.size() << " sizes";
   for (auto [i, entry] : llvm::enumerate(shape)) {
     int64_t dim = type.getDimSize(i);
     if (auto intAttr = dyn_cast<IntegerAttr>(entry)) {
@@ -186,8 +186,8 @@ LogicalResult verifyLaunchHints(Operation *op, DictionaryAttr hints,
     }
     if (llvm::is_contained(extraKeys, key))
       continue;
-    return op->emitOpError() << where << ": unknown launch hint '" << key
-                             << "'";
+    return op->emitOpError()
+           << where << ": unknown launch hint '" << key << "'";
   }
   return success();
 }
@@ -213,14 +213,14 @@ LogicalResult verifyKernelAttr(Operation *op, Attribute attr) {
     llvm::Regex archRe("^sm_[0-9]+a?$");
     for (NamedAttribute arch : perArch) {
       if (!archRe.match(arch.getName().getValue()))
-        return op->emitOpError() << "'tile.kernel' hints: '"
-                                 << arch.getName().getValue()
-                                 << "' is not an architecture like sm_90";
+        return op->emitOpError()
+               << "'tile.kernel' hints: '" << arch.getName().getValue()
+               << "' is not an architecture like sm_90";
       auto archHints = dyn_cast<DictionaryAttr>(arch.getValue());
       if (!archHints)
-        return op->emitOpError() << "'tile.kernel' hints for "
-                                 << arch.getName().getValue()
-                                 << " must be a dictionary";
+        return op->emitOpError()
+               << "'tile.kernel' hints for " << arch.getName().getValue()
+               << " must be a dictionary";
       if (failed(verifyLaunchHints(
               op, archHints,
               ("'tile.kernel' hints for " + arch.getName().getValue()).str(),
@@ -246,9 +246,9 @@ LogicalResult verifyParamsAttr(Operation *op, Attribute attr) {
       continue;
     }
     if (!isa<IntegerAttr>(value))
-      return op->emitOpError() << "'tile.params' entry '"
-                               << entry.getName().getValue()
-                               << "' must be an integer, a boolean or a type";
+      return op->emitOpError()
+             << "'tile.params' entry '" << entry.getName().getValue()
+             << "' must be an integer, a boolean or a type";
   }
   // Every `!tile.dtype<"X">` used in the kernel must name a type parameter.
   WalkResult walk = op->walk([&](Operation *nested) -> WalkResult {
@@ -287,13 +287,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (name == getKernelAttrName() || name == getParamsAttrName()) {
-    if (!isa<func::FuncOp>(op))
+    // Kernels are func.func ops; the GPU lowering keeps the attributes on the
+    // gpu.func it outlines, so any function-like op may carry them.
+    if (!isa<FunctionOpInterface>(op))
       return op->emitOpError() << "'" << name << "' belongs on a func.func";
     return name == getKernelAttrName() ? verifyKernelAttr(op, attr.getValue())
                                        : verifyParamsAttr(op, attr.getValue());
   }
-  return op->emitOpError() << "unknown tile dialect attribute '" << name
-                           << "'";
+  return op->emitOpError() << "unknown tile dialect attribute '" << name << "'";
 }
 
 LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,

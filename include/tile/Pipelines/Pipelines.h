@@ -1,0 +1,62 @@
+//===- Pipelines.h - the compiler's named pass pipelines --------*- C++ -*-===//
+//
+// `tile-to-ptx`: specialized, optimized tile IR -> gpu.module with PTX,
+// as one pass pipeline, shared by tile-opt (`--pass-pipeline=...` or
+// `-tile-to-ptx`) and tile-compile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_PIPELINES_PIPELINES_H
+#define TILE_PIPELINES_PIPELINES_H
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+namespace tile {
+
+struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target chip: sm_80, sm_89, sm_90, sm_90a"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<int> numWarps{
+      *this, "num-warps",
+      llvm::cl::desc("Warps per block (0: the kernel's hint for the chip)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int> stages{
+      *this, "stages",
+      llvm::cl::desc("Pipeline stages (0: from the loads' latency hints)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<bool> emitBinary{
+      *this, "emit-binary",
+      llvm::cl::desc("Serialize the gpu.module to PTX (gpu-module-to-binary)"),
+      llvm::cl::init(true)};
+};
+
+/// Appends the lowering from tile IR with static shapes to a gpu.module of
+/// NVVM (and, with emitBinary, to a gpu.binary holding PTX).
+void buildTileToPTXPipeline(OpPassManager &pm,
+                            const GPUPipelineOptions &options);
+
+/// Shared memory per block the chip offers (bytes).
+int64_t getMaxSharedMemoryPerBlock(StringRef chip);
+
+/// PTX ISA features a chip needs (+ptx80 for sm_90a).
+std::string getPTXFeatures(StringRef chip);
+
+/// Registers `tile-to-ptx` with the pass registry.
+void registerTilePipelines();
+
+/// Dialects, external models and translations the GPU path needs.
+void registerGPUTargetDialects(DialectRegistry &registry);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_PIPELINES_PIPELINES_H

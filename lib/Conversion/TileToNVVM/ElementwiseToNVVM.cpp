@@ -1,0 +1,458 @@
+//===- ElementwiseToNVVM.cpp - register-level tile ops --------------------===//
+//
+// Tile construction, elementwise math, reductions and broadcasts: each
+// becomes code on the registers one thread holds, guided by the layouts'
+// index maps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+using namespace mlir::tilegpu;
+
+namespace {
+
+/// A scalar attribute of `type` holding the fill value `value`.
+TypedAttr scalarAttr(Type type, Attribute value) {
+  if (auto f = dyn_cast<FloatType>(type)) {
+    double v = isa<FloatAttr>(value)
+                   ? cast<FloatAttr>(value).getValueAsDouble()
+                   : static_cast<double>(cast<IntegerAttr>(value).getInt());
+    return FloatAttr::get(f, v);
+  }
+  auto i = cast<IntegerType>(type);
+  if (auto b = dyn_cast<BoolAttr>(value))
+    return IntegerAttr::get(i, b.getValue() ? 1 : 0);
+  return IntegerAttr::get(
+      i, cast<IntegerAttr>(value).getValue().sextOrTrunc(i.getWidth()));
+}
+
+struct FullLowering : OpConversionPattern<FullOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FullOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast_or_null<VectorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "tile without a layout");
+    auto attr = DenseElementsAttr::get(
+        type, scalarAttr(type.getElementType(), op.getValue()));
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, attr);
+    return success();
+  }
+};
+
+struct TensorConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dense = dyn_cast<SplatElementsAttr>(op.getValue());
+    auto type = dyn_cast_or_null<VectorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!dense || !type)
+      return rewriter.notifyMatchFailure(op, "not a splat tile constant");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, type,
+        DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
+    return success();
+  }
+};
+
+struct SplatLowering : OpConversionPattern<SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type,
+                                                     adaptor.getValue());
+    return success();
+  }
+};
+
+struct IotaLowering : OpConversionPattern<IotaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(IotaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    RegisterLayout layout = getLayout(op.getType());
+    unsigned dim = op.getDimension();
+    Location loc = op.getLoc();
+    SmallVector<Attribute> constants;
+    for (ArrayRef<int64_t> coord : layout.regCoords)
+      constants.push_back(IntegerAttr::get(type.getElementType(), coord[dim]));
+    Value base = arith::ConstantOp::create(
+        rewriter, loc, type, DenseElementsAttr::get(type, constants));
+    Value thread = threadCoord(rewriter, loc, layout, dim,
+                               laneId(rewriter, loc), warpId(rewriter, loc));
+    if (!type.getElementType().isInteger(32))
+      thread =
+          arith::ExtSIOp::create(rewriter, loc, type.getElementType(), thread);
+    Value splat = vector::BroadcastOp::create(rewriter, loc, type, thread);
+    rewriter.replaceOpWithNewOp<arith::AddIOp>(op, base, splat);
+    return success();
+  }
+};
+
+struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getSource().getType() == op.getType()) {
+      rewriter.replaceOp(op, adaptor.getSource());
+      return success();
+    }
+    auto srcType = cast<RankedTensorType>(op.getSource().getType());
+    RegisterLayout src = getLayout(srcType);
+    RegisterLayout dst = getLayout(op.getType());
+    SmallVector<int64_t> mask;
+    for (ArrayRef<int64_t> coord : dst.regCoords) {
+      SmallVector<int64_t> srcCoord(coord);
+      for (unsigned d = 0; d < srcCoord.size(); ++d)
+        if (srcType.getDimSize(d) == 1)
+          srcCoord[d] = 0;
+      int64_t reg = src.findReg(srcCoord);
+      if (reg < 0)
+        return op.emitOpError()
+               << "broadcast between layouts that do not share threads";
+      mask.push_back(reg);
+    }
+    Type type = getTypeConverter()->convertType(op.getType());
+    Value source = adaptor.getSource();
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, type, source, source,
+                                                   mask);
+    return success();
+  }
+};
+
+/// Combines two scalars with a reduction's operator.
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  if (kind == ReduceKind::sum)
+    return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
+                   : Value(arith::AddIOp::create(b, loc, x, y));
+  return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, y))
+                 : Value(arith::MaxSIOp::create(b, loc, x, y));
+}
+
+struct ReduceLowering : OpConversionPattern<ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSource().getType());
+    RegisterLayout src = getLayout(srcType);
+    RegisterLayout dst = getLayout(op.getType());
+    unsigned axis = op.getAxis();
+    Type elementType = srcType.getElementType();
+    if (!elementType.isF32() && !elementType.isInteger(32))
+      return op.emitOpError() << "reductions of " << elementType
+                              << " are not lowered (f32 and i32 are)";
+    for (const ThreadTerm &term : src.threadTerms[axis])
+      if (term.isWarp)
+        return op.emitOpError() << "reducing across warps is not lowered "
+                                   "(warps split the other dimension)";
+    SmallVector<Value> elements =
+        unpackVector(rewriter, loc, adaptor.getSource());
+    // In-thread: every register of one output element.
+    SmallVector<Value> partial(dst.getNumRegs());
+    for (auto [reg, coord] : llvm::enumerate(src.regCoords)) {
+      SmallVector<int64_t> key(coord.begin(), coord.end());
+      key[axis] = 0;
+      int64_t out = dst.findReg(key);
+      if (out < 0)
+        return op.emitOpError() << "reduction layouts do not match";
+      partial[out] = partial[out] ? combine(rewriter, loc, op.getKind(),
+                                            partial[out], elements[reg])
+                                  : elements[reg];
+    }
+    // Across lanes: butterfly shuffles over the lane bits along the axis.
+    unsigned laneBits = 0;
+    for (const ThreadTerm &term : src.threadTerms[axis])
+      laneBits |= ((term.mod - 1) * term.div);
+    Value allLanes = i32Const(rewriter, loc, -1);
+    Value clamp = i32Const(rewriter, loc, 31);
+    for (unsigned bit = 1; bit < 32; bit <<= 1) {
+      if (!(laneBits & bit))
+        continue;
+      Value offset = i32Const(rewriter, loc, bit);
+      for (Value &value : partial) {
+        Value other = NVVM::ShflOp::create(rewriter, loc, value.getType(),
+                                           allLanes, value, offset, clamp,
+                                           NVVM::ShflKind::bfly, UnitAttr());
+        value = combine(rewriter, loc, op.getKind(), value, other);
+      }
+    }
+    rewriter.replaceOp(
+        op, packVector(rewriter, loc,
+                       getTypeConverter()->convertType(op.getType()), partial));
+    return success();
+  }
+};
+
+/// Applies `fn` to every register of a vector.
+Value mapScalars(OpBuilder &b, Location loc, Value vector,
+                 function_ref<Value(Value)> fn) {
+  SmallVector<Value> elements = unpackVector(b, loc, vector);
+  for (Value &e : elements)
+    e = fn(e);
+  return packVector(b, loc, vector.getType(), elements);
+}
+
+Value callIntrinsic(OpBuilder &b, Location loc, StringRef name, Type result,
+                    ValueRange args) {
+  return LLVM::CallIntrinsicOp::create(b, loc, result, b.getStringAttr(name),
+                                       args)
+      .getResult(0);
+}
+
+struct Exp2Lowering : OpConversionPattern<Exp2Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Exp2Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().getElementType().isF32())
+      return op.emitOpError() << "exp2 is lowered for f32 tiles";
+    // ex2.approx.ftz.f32 is one MUFU instruction; without ftz ptxas wraps
+    // it to handle subnormal inputs and results.
+    StringRef name = op.getFlushToZero() ? "llvm.nvvm.ex2.approx.ftz.f32"
+                                         : "llvm.nvvm.ex2.approx.f32";
+    Location loc = op.getLoc();
+    rewriter.replaceOp(
+        op, mapScalars(rewriter, loc, adaptor.getX(), [&](Value x) {
+          return callIntrinsic(rewriter, loc, name, x.getType(), x);
+        }));
+    return success();
+  }
+};
+
+struct DivLowering : OpConversionPattern<DivOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DivOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool ftz = op.getFlushToZero();
+    if (op.getRounding() == Rounding::nearest_even && !ftz) {
+      rewriter.replaceOpWithNewOp<arith::DivFOp>(op, adaptor.getLhs(),
+                                                 adaptor.getRhs());
+      return success();
+    }
+    if (!op.getType().getElementType().isF32())
+      return op.emitOpError() << "rounded division is lowered for f32 tiles";
+    StringRef name;
+    switch (op.getRounding()) {
+    case Rounding::approx:
+      name = ftz ? "llvm.nvvm.div.approx.ftz.f" : "llvm.nvvm.div.approx.f";
+      break;
+    case Rounding::full:
+      name = ftz ? "llvm.nvvm.div.full.ftz" : "llvm.nvvm.div.full";
+      break;
+    case Rounding::nearest_even:
+      name = "llvm.nvvm.div.rn.ftz.f";
+      break;
+    }
+    SmallVector<Value> lhs = unpackVector(rewriter, loc, adaptor.getLhs());
+    SmallVector<Value> rhs = unpackVector(rewriter, loc, adaptor.getRhs());
+    SmallVector<Value> out;
+    for (auto [x, y] : llvm::zip(lhs, rhs))
+      out.push_back(callIntrinsic(rewriter, loc, name, x.getType(), {x, y}));
+    rewriter.replaceOp(
+        op, packVector(rewriter, loc, adaptor.getLhs().getType(), out));
+    return success();
+  }
+};
+
+struct SelectLowering : OpConversionPattern<SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, adaptor.getCondition(),
+                                                 adaptor.getTrueValue(),
+                                                 adaptor.getFalseValue());
+    return success();
+  }
+};
+
+struct AsTypeLowering : OpConversionPattern<AsTypeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsTypeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type from = op.getSource().getType().getElementType();
+    Type to = op.getType().getElementType();
+    Type type = getTypeConverter()->convertType(op.getType());
+    Value src = adaptor.getSource();
+    Location loc = op.getLoc();
+    Value result;
+    if (from == to)
+      result = src;
+    else if (isa<FloatType>(from) && isa<FloatType>(to))
+      result = from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth()
+                   ? Value(arith::TruncFOp::create(rewriter, loc, type, src))
+                   : Value(arith::ExtFOp::create(rewriter, loc, type, src));
+    else if (isa<IntegerType>(from) && isa<FloatType>(to))
+      result = arith::SIToFPOp::create(rewriter, loc, type, src);
+    else if (isa<FloatType>(from) && isa<IntegerType>(to))
+      result = arith::FPToSIOp::create(rewriter, loc, type, src);
+    else if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+      result = arith::TruncIOp::create(rewriter, loc, type, src);
+    else
+      result = arith::ExtSIOp::create(rewriter, loc, type, src);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// exp2/log2 from `math` on tiles: the approximate hardware instructions
+/// (libdevice is not linked).
+template <typename MathOp>
+struct MathIntrinsicLowering : OpConversionPattern<MathOp> {
+  MathIntrinsicLowering(TypeConverter &converter, MLIRContext *ctx,
+                        StringRef intrinsic)
+      : OpConversionPattern<MathOp>(converter, ctx, /*benefit=*/2),
+        intrinsic(intrinsic) {}
+  LogicalResult
+  matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value operand = adaptor.getOperand();
+    auto type = dyn_cast<VectorType>(operand.getType());
+    if (!type || !type.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "not an f32 tile");
+    Location loc = op.getLoc();
+    rewriter.replaceOp(op, mapScalars(rewriter, loc, operand, [&](Value x) {
+                         return callIntrinsic(rewriter, loc, intrinsic,
+                                              x.getType(), x);
+                       }));
+    return success();
+  }
+  std::string intrinsic;
+};
+
+/// Any other elementwise arith/math op on tiles: the same op on the
+/// per-thread vectors (fast-math flags kept).
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::Elementwise>() ||
+        !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+      return failure();
+    if (llvm::none_of(op->getResultTypes(),
+                      [](Type t) { return isa<RankedTensorType>(t); }))
+      return failure();
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)))
+      return failure();
+    OperationState state(op->getLoc(), op->getName(), operands, types,
+                         op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+struct BlockIdLowering : OpConversionPattern<BlockIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BlockIdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Value id;
+    switch (op.getDim()) {
+    case GridDim::x:
+      id = NVVM::BlockIdXOp::create(rewriter, op.getLoc(), i32);
+      break;
+    case GridDim::y:
+      id = NVVM::BlockIdYOp::create(rewriter, op.getLoc(), i32);
+      break;
+    case GridDim::z:
+      id = NVVM::BlockIdZOp::create(rewriter, op.getLoc(), i32);
+      break;
+    }
+    rewriter.replaceOp(op, id);
+    return success();
+  }
+};
+
+struct NumBlocksLowering : OpConversionPattern<NumBlocksOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NumBlocksOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Value n;
+    switch (op.getDim()) {
+    case GridDim::x:
+      n = NVVM::GridDimXOp::create(rewriter, op.getLoc(), i32);
+      break;
+    case GridDim::y:
+      n = NVVM::GridDimYOp::create(rewriter, op.getLoc(), i32);
+      break;
+    case GridDim::z:
+      n = NVVM::GridDimZOp::create(rewriter, op.getLoc(), i32);
+      break;
+    }
+    rewriter.replaceOp(op, n);
+    return success();
+  }
+};
+
+struct DimLowering : OpConversionPattern<DimOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DimOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ExtractValueOp>(
+        op, adaptor.getView(), ArrayRef<int64_t>{1, op.getDimension()});
+    return success();
+  }
+};
+
+/// Reshapes and layout conversions that keep every register in place.
+template <typename Op> struct IdentityLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    Value source = adaptor.getSource();
+    if (source.getType() != type ||
+        op.getSource().getType() != op.getResult().getType())
+      return op.emitOpError() << "is not lowered between these tile types";
+    rewriter.replaceOp(op, source);
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateElementwisePatterns(TileTypeConverter &converter,
+                                           RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<FullLowering, TensorConstantLowering, SplatLowering,
+               IotaLowering, BroadcastLowering, ReduceLowering, Exp2Lowering,
+               DivLowering, SelectLowering, AsTypeLowering, BlockIdLowering,
+               NumBlocksLowering, DimLowering, IdentityLowering<ReshapeOp>,
+               IdentityLowering<ConvertLayoutOp>, ElementwiseLowering>(
+      converter, ctx);
+  patterns.add<MathIntrinsicLowering<math::Exp2Op>>(converter, ctx,
+                                                    "llvm.nvvm.ex2.approx.f32");
+  patterns.add<MathIntrinsicLowering<math::Log2Op>>(converter, ctx,
+                                                    "llvm.nvvm.lg2.approx.f");
+}

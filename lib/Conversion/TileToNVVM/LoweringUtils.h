@@ -1,0 +1,92 @@
+//===- LoweringUtils.h - shared pieces of the NVVM lowering -----*- C++ -*-===//
+//
+// The type converter (tiles -> the registers one thread holds) and the
+// helpers every conversion pattern uses: thread and warp ids, coordinates
+// from layouts, view descriptors, swizzled shared-memory addresses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILETONVVM_LOWERINGUTILS_H
+#define TILE_LIB_CONVERSION_TILETONVVM_LOWERINGUTILS_H
+
+#include "tile/Dialect/TileGPU/IR/Layouts.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+namespace tile {
+namespace lowering {
+
+/// Maps tile values to per-thread values:
+///   tensor<..., #layout>   -> vector<R x T> (R registers of this thread)
+///   !tile.view<rank x T>   -> !llvm.struct<(ptr<1>, array<R x i32>, array<R x
+///   i64>)> !tilegpu.smem<...>     -> !llvm.ptr<3>
+class TileTypeConverter : public TypeConverter {
+public:
+  explicit TileTypeConverter(MLIRContext *ctx);
+};
+
+/// The LLVM struct a view of `rank` lowers to.
+LLVM::LLVMStructType getViewStructType(MLIRContext *ctx, unsigned rank);
+
+/// A view's pointer, sizes and strides, extracted from its struct.
+struct ViewDescriptor {
+  Value ptr;
+  SmallVector<Value> sizes;   ///< i32
+  SmallVector<Value> strides; ///< i64, in elements
+};
+ViewDescriptor unpackView(OpBuilder &b, Location loc, Value desc,
+                          unsigned rank);
+
+Value i32Const(OpBuilder &b, Location loc, int64_t v);
+Value i64Const(OpBuilder &b, Location loc, int64_t v);
+/// Thread index in the block (tid.x), lane (tid % 32) and warp (tid / 32).
+Value threadIdX(OpBuilder &b, Location loc);
+Value laneId(OpBuilder &b, Location loc);
+Value warpId(OpBuilder &b, Location loc);
+
+/// The thread-dependent part of coordinate `dim` of a layout (an i32).
+Value threadCoord(OpBuilder &b, Location loc, const tilegpu::RegisterLayout &l,
+                  unsigned dim, Value lane, Value warp);
+
+/// True for the one thread among replicas that should write an element:
+/// every replicated lane or warp bit is zero. Null when nothing replicates.
+Value isOwnerThread(OpBuilder &b, Location loc,
+                    const tilegpu::RegisterLayout &l, Value lane, Value warp);
+
+/// The register layout of a tile type (assumed verified by the pass).
+tilegpu::RegisterLayout getLayout(Type tensorType);
+
+SmallVector<Value> unpackVector(OpBuilder &b, Location loc, Value vector);
+Value packVector(OpBuilder &b, Location loc, Type vectorType,
+                 ArrayRef<Value> elements);
+
+/// Base of the block's dynamic shared memory (!llvm.ptr<3>).
+Value sharedMemoryBase(OpBuilder &b, Location loc, Operation *from);
+/// Element offset (i32) of element (i0, i1) of a swizzled shared tile.
+Value sharedOffset(OpBuilder &b, Location loc, tilegpu::SharedLayoutAttr layout,
+                   ArrayRef<int64_t> tileShape, Value i0, Value i1);
+
+/// Address of the element of a view at `coords` (i32 each).
+Value viewElementAddress(OpBuilder &b, Location loc, const ViewDescriptor &view,
+                         ArrayRef<Value> coords, Type elementType);
+/// coord in [0, size) for every dimension, as an i1.
+Value inBounds(OpBuilder &b, Location loc, const ViewDescriptor &view,
+               ArrayRef<Value> coords);
+
+/// Name of the dynamic shared-memory symbol in the gpu.module.
+constexpr llvm::StringLiteral kSharedMemorySymbol = "__tile_shared_memory";
+
+void populateElementwisePatterns(TileTypeConverter &converter,
+                                 RewritePatternSet &patterns);
+void populateMemoryPatterns(TileTypeConverter &converter,
+                            RewritePatternSet &patterns);
+void populateMmaPatterns(TileTypeConverter &converter,
+                         RewritePatternSet &patterns);
+
+} // namespace lowering
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_LIB_CONVERSION_TILETONVVM_LOWERINGUTILS_H

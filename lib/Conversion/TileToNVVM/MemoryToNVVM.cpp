@@ -1,0 +1,352 @@
+//===- MemoryToNVVM.cpp - global and shared memory ------------------------===//
+//
+// Shared buffers, cp.async copies into swizzled shared memory, register
+// loads and stores of distributed tiles, waits and barriers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+using namespace mlir::tilegpu;
+
+namespace {
+
+struct AllocLowering : OpConversionPattern<AllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getOffset())
+      return op.emitOpError() << "has no offset: run tilegpu-allocate-shared";
+    Location loc = op.getLoc();
+    Value base = sharedMemoryBase(rewriter, loc, op);
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, base.getType(), rewriter.getI8Type(), base,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(*op.getOffset())});
+    return success();
+  }
+};
+
+struct SubviewLowering : OpConversionPattern<SubviewOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SubviewOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t bytes = op.getResult().getType().getTileBytes();
+    Value offset = arith::MulIOp::create(rewriter, loc, adaptor.getStage(),
+                                         i32Const(rewriter, loc, bytes));
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, adaptor.getBuffer().getType(), rewriter.getI8Type(),
+        adaptor.getBuffer(), ValueRange{offset});
+    return success();
+  }
+};
+
+/// Each thread copies 16-byte vectors of the tile: vector q of the tile
+/// (row-major over the shared layout's rows) goes to thread q % threads.
+struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    auto warps = func->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
+    if (!warps)
+      return op.emitOpError() << "kernel has no tilegpu.num_warps";
+    int64_t threads = warps.getInt() * kWarpSize;
+    SharedBufferType bufferType = op.getBuffer().getType();
+    auto layout = cast<SharedLayoutAttr>(bufferType.getLayout());
+    ArrayRef<int64_t> shape = bufferType.getTileShape();
+    unsigned inner = layout.getOrder()[0];
+    int64_t vec = layout.getVec();
+    int64_t innerSize = shape[inner], outerSize = shape[1 - inner];
+    if (innerSize % vec != 0)
+      return op.emitOpError() << "the contiguous tile dimension (" << innerSize
+                              << ") must be a multiple of " << vec;
+    int64_t perRow = innerSize / vec;
+    int64_t total = perRow * outerSize;
+    unsigned rank = op.getView().getType().getRank();
+    ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
+    ArrayRef<int64_t> dims = op.getDims();
+    int64_t innerViewDim = dims[inner], outerViewDim = dims[1 - inner];
+    Type elementType = bufferType.getElementType();
+    int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+
+    Value tid = threadIdX(rewriter, loc);
+    for (int64_t first = 0; first < total; first += threads) {
+      Value q = arith::AddIOp::create(rewriter, loc, tid,
+                                      i32Const(rewriter, loc, first));
+      Value row = arith::DivUIOp::create(rewriter, loc, q,
+                                         i32Const(rewriter, loc, perRow));
+      Value col = arith::MulIOp::create(
+          rewriter, loc,
+          arith::RemUIOp::create(rewriter, loc, q,
+                                 i32Const(rewriter, loc, perRow)),
+          i32Const(rewriter, loc, vec));
+      SmallVector<Value> coords(adaptor.getOffsets());
+      coords[outerViewDim] =
+          arith::AddIOp::create(rewriter, loc, coords[outerViewDim], row);
+      coords[innerViewDim] =
+          arith::AddIOp::create(rewriter, loc, coords[innerViewDim], col);
+      // Bytes of this vector inside the view: 16, or fewer at the end of the
+      // contiguous dimension, or 0 outside; the rest is zero-filled.
+      SmallVector<Value> outerCoords(coords);
+      outerCoords[innerViewDim] = i32Const(rewriter, loc, 0);
+      Value inside = inBounds(rewriter, loc, view, outerCoords);
+      Value left = arith::SubIOp::create(
+          rewriter, loc, view.sizes[innerViewDim], coords[innerViewDim]);
+      left = arith::MaxSIOp::create(rewriter, loc, left,
+                                    i32Const(rewriter, loc, 0));
+      left = arith::MinSIOp::create(rewriter, loc, left,
+                                    i32Const(rewriter, loc, vec));
+      Value bytes = arith::MulIOp::create(
+          rewriter, loc, left, i32Const(rewriter, loc, elementBytes));
+      if (Value pred = adaptor.getPredicate())
+        inside = arith::AndIOp::create(rewriter, loc, inside, pred);
+      if (first + threads > total) {
+        Value active =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, q,
+                                  i32Const(rewriter, loc, total));
+        inside = arith::AndIOp::create(rewriter, loc, inside, active);
+      }
+      bytes = arith::SelectOp::create(rewriter, loc, inside, bytes,
+                                      i32Const(rewriter, loc, 0));
+      // An empty copy still needs a valid address: the view's base.
+      SmallVector<Value> safeCoords;
+      for (Value c : coords)
+        safeCoords.push_back(arith::SelectOp::create(
+            rewriter, loc, inside, c, i32Const(rewriter, loc, 0)));
+      Value src =
+          viewElementAddress(rewriter, loc, view, safeCoords, elementType);
+      Value i0 = inner == 1 ? row : col, i1 = inner == 1 ? col : row;
+      Value offset = sharedOffset(rewriter, loc, layout, shape, i0, i1);
+      // Threads beyond the tile (total % threads) copy nothing to vector 0.
+      if (first + threads > total) {
+        Value active =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, q,
+                                  i32Const(rewriter, loc, total));
+        offset = arith::SelectOp::create(rewriter, loc, active, offset,
+                                         i32Const(rewriter, loc, 0));
+      }
+      Value byteOffset = arith::MulIOp::create(
+          rewriter, loc, offset, i32Const(rewriter, loc, elementBytes));
+      Value dst = LLVM::GEPOp::create(
+          rewriter, loc, adaptor.getBuffer().getType(), rewriter.getI8Type(),
+          adaptor.getBuffer(), ValueRange{byteOffset});
+      NVVM::CpAsyncOp::create(rewriter, loc, dst, src, /*size=*/16u,
+                              NVVM::LoadCacheModifierKind::CG, bytes);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncCommitLowering : OpConversionPattern<AsyncCommitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op, op.getPending());
+    return success();
+  }
+};
+
+struct BarrierLowering : OpConversionPattern<BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::Barrier0Op>(op);
+    return success();
+  }
+};
+
+/// Coordinates of register `reg` of a distributed tile in the view:
+/// the tile's non-unit dimensions walk `dims` from the offsets.
+SmallVector<Value>
+registerViewCoords(OpBuilder &b, Location loc, RankedTensorType type,
+                   const RegisterLayout &layout, ArrayRef<Value> threadPart,
+                   ValueRange offsets, ArrayRef<int64_t> dims, int64_t reg) {
+  SmallVector<Value> coords(offsets);
+  unsigned next = 0;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (type.getDimSize(d) == 1 &&
+        type.getRank() > static_cast<int64_t>(dims.size()))
+      continue;
+    int64_t viewDim = dims[next++];
+    Value c = arith::AddIOp::create(b, loc, threadPart[d],
+                                    i32Const(b, loc, layout.regCoords[reg][d]));
+    coords[viewDim] = arith::AddIOp::create(b, loc, coords[viewDim], c);
+  }
+  return coords;
+}
+
+struct LoadLowering : OpConversionPattern<tilegpu::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    RegisterLayout layout = getLayout(type);
+    unsigned rank = op.getView().getType().getRank();
+    ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
+    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    SmallVector<Value> threadPart;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      threadPart.push_back(threadCoord(rewriter, loc, layout, d, lane, warp));
+    Type elementType = type.getElementType();
+    auto floatType = dyn_cast<FloatType>(elementType);
+    TypedAttr padAttr;
+    switch (op.getPadding()) {
+    case Padding::zero:
+      padAttr = rewriter.getZeroAttr(elementType);
+      break;
+    case Padding::neg_inf:
+    case Padding::pos_inf:
+      padAttr = FloatAttr::get(
+          floatType, APFloat::getInf(floatType.getFloatSemantics(),
+                                     op.getPadding() == Padding::neg_inf));
+      break;
+    case Padding::nan:
+      padAttr = FloatAttr::get(floatType,
+                               APFloat::getNaN(floatType.getFloatSemantics()));
+      break;
+    }
+    Value pad = arith::ConstantOp::create(rewriter, loc, padAttr);
+    SmallVector<Value> elements;
+    for (int64_t reg = 0; reg < layout.getNumRegs(); ++reg) {
+      SmallVector<Value> coords =
+          registerViewCoords(rewriter, loc, type, layout, threadPart,
+                             adaptor.getOffsets(), op.getDims(), reg);
+      Value inside = inBounds(rewriter, loc, view, coords);
+      SmallVector<Value> safe;
+      for (Value c : coords)
+        safe.push_back(arith::SelectOp::create(rewriter, loc, inside, c,
+                                               i32Const(rewriter, loc, 0)));
+      Value addr = viewElementAddress(rewriter, loc, view, safe, elementType);
+      Value value = LLVM::LoadOp::create(rewriter, loc, elementType, addr);
+      elements.push_back(
+          arith::SelectOp::create(rewriter, loc, inside, value, pad));
+    }
+    rewriter.replaceOp(op, packVector(rewriter, loc,
+                                      getTypeConverter()->convertType(type),
+                                      elements));
+    return success();
+  }
+};
+
+/// Stores every register the thread owns, predicated on the view's bounds;
+/// two 16-bit elements adjacent along the view's last dimension go out as
+/// one 32-bit store (the view's last dimension is contiguous).
+struct StoreLowering : OpConversionPattern<tilegpu::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    RegisterLayout layout = getLayout(type);
+    unsigned rank = op.getView().getType().getRank();
+    ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
+    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    SmallVector<Value> threadPart;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      threadPart.push_back(threadCoord(rewriter, loc, layout, d, lane, warp));
+    Value owner = isOwnerThread(rewriter, loc, layout, lane, warp);
+    Type elementType = type.getElementType();
+    SmallVector<Value> elements =
+        unpackVector(rewriter, loc, adaptor.getValue());
+    ArrayRef<int64_t> dims = op.getDims();
+    int64_t lastTileDim = type.getRank() - 1;
+    bool canPair = elementType.getIntOrFloatBitWidth() == 16 && !dims.empty() &&
+                   dims.back() == static_cast<int64_t>(rank) - 1 &&
+                   type.getDimSize(lastTileDim) % 2 == 0;
+    for (int64_t reg = 0; reg < layout.getNumRegs(); ++reg) {
+      SmallVector<Value> coords =
+          registerViewCoords(rewriter, loc, type, layout, threadPart,
+                             adaptor.getOffsets(), dims, reg);
+      // Pair with the next register when it is the next element of the row.
+      bool paired = false;
+      if (canPair && reg + 1 < layout.getNumRegs()) {
+        SmallVector<int64_t> next(layout.regCoords[reg].begin(),
+                                  layout.regCoords[reg].end());
+        next[lastTileDim] += 1;
+        paired = layout.regCoords[reg + 1] == ArrayRef<int64_t>(next) &&
+                 layout.regCoords[reg][lastTileDim] % 2 == 0;
+      }
+      Value inside = inBounds(rewriter, loc, view, coords);
+      if (owner)
+        inside = arith::AndIOp::create(rewriter, loc, inside, owner);
+      if (!paired) {
+        storeIf(rewriter, loc, inside, elements[reg], view, coords, elementType,
+                /*alignment=*/0);
+        continue;
+      }
+      // The pair's second element is inside when its column is: then one
+      // 32-bit store; else the first alone, if it is inside.
+      SmallVector<Value> second(coords);
+      second[rank - 1] = arith::AddIOp::create(rewriter, loc, second[rank - 1],
+                                               i32Const(rewriter, loc, 1));
+      Value both = arith::AndIOp::create(rewriter, loc, inside,
+                                         inBounds(rewriter, loc, view, second));
+      auto pairType = VectorType::get({2}, elementType);
+      Value pair = vector::FromElementsOp::create(
+          rewriter, loc, pairType,
+          ValueRange{elements[reg], elements[reg + 1]});
+      auto ifOp = scf::IfOp::create(rewriter, loc, both, /*else=*/true);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        Value addr =
+            viewElementAddress(rewriter, loc, view, coords, elementType);
+        LLVM::StoreOp::create(rewriter, loc, pair, addr, /*alignment=*/4);
+        rewriter.setInsertionPointToStart(ifOp.elseBlock());
+        storeIf(rewriter, loc, inside, elements[reg], view, coords, elementType,
+                /*alignment=*/0);
+      }
+      ++reg;
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  static void storeIf(OpBuilder &b, Location loc, Value cond, Value value,
+                      const ViewDescriptor &view, ArrayRef<Value> coords,
+                      Type elementType, unsigned alignment) {
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*else=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value addr = viewElementAddress(b, loc, view, coords, elementType);
+    LLVM::StoreOp::create(b, loc, value, addr, alignment);
+  }
+};
+
+} // namespace
+
+void lowering::populateMemoryPatterns(TileTypeConverter &converter,
+                                      RewritePatternSet &patterns) {
+  patterns.add<AllocLowering, SubviewLowering, AsyncCopyLowering,
+               AsyncCommitLowering, AsyncWaitLowering, BarrierLowering,
+               LoadLowering, StoreLowering>(converter, patterns.getContext());
+}

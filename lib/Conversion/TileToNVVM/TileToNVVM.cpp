@@ -1,0 +1,180 @@
+//===- TileToNVVM.cpp - outline kernels and convert them to NVVM ----------===//
+//
+// convert-tile-to-nvvm: every tilegpu kernel becomes a gpu.func in
+// gpu.module @tile_kernels with the bundle's launch ABI, and a dialect
+// conversion turns tiles into per-thread registers and tile ops into NVVM.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/TileToNVVM/Passes.h"
+
+#include "LoweringUtils.h"
+
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_CONVERTTILETONVVM
+#include "tile/Conversion/TileToNVVM/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+
+constexpr llvm::StringLiteral kKernelModuleName = "tile_kernels";
+
+bool hasTileTypes(Operation *op) {
+  auto isTileType = [](Type t) {
+    return isa<RankedTensorType, ViewType, tilegpu::SharedBufferType>(t);
+  };
+  return llvm::any_of(op->getOperandTypes(), isTileType) ||
+         llvm::any_of(op->getResultTypes(), isTileType);
+}
+
+/// Creates gpu.module @tile_kernels (once) with the dynamic shared memory.
+gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module) {
+  if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName))
+    return existing;
+  OpBuilder b(module.getBodyRegion());
+  b.setInsertionPointToEnd(module.getBody());
+  auto gpuModule =
+      gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName);
+  b.setInsertionPointToStart(gpuModule.getBody());
+  auto i8 = b.getI8Type();
+  LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(i8, 0),
+                         /*isConstant=*/false, LLVM::Linkage::External,
+                         kSharedMemorySymbol, Attribute(), /*alignment=*/128,
+                         /*addrSpace=*/3);
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  b.getUnitAttr());
+  return gpuModule;
+}
+
+/// Moves `kernel` into the gpu.module as a gpu.func with the flattened ABI.
+LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  SmallVector<Type> abiTypes;
+  for (Type type : kernel.getArgumentTypes()) {
+    if (auto view = dyn_cast<ViewType>(type)) {
+      abiTypes.push_back(LLVM::LLVMPointerType::get(ctx, 1));
+      abiTypes.append(view.getRank(), IntegerType::get(ctx, 32));
+      abiTypes.append(view.getRank(), IntegerType::get(ctx, 64));
+      continue;
+    }
+    if (!type.isIntOrFloat())
+      return kernel.emitError()
+             << "kernel argument type " << type << " has no launch ABI";
+    abiTypes.push_back(type);
+  }
+  if (kernel.getNumResults() != 0)
+    return kernel.emitError() << "a kernel returns nothing";
+
+  OpBuilder b(gpuModule.getBody(), gpuModule.getBody()->end());
+  auto gpuFunc = gpu::GPUFuncOp::create(b, loc, kernel.getName(),
+                                        FunctionType::get(ctx, abiTypes, {}));
+  gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  auto warps = kernel->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
+  int32_t threads = static_cast<int32_t>(warps.getInt()) * tilegpu::kWarpSize;
+  gpuFunc->setAttr("nvvm.maxntid", b.getDenseI32ArrayAttr({threads, 1, 1}));
+  if (auto occupancy = kernel->getAttrOfType<IntegerAttr>("tilegpu.occupancy"))
+    gpuFunc->setAttr("nvvm.minctasm", b.getI32IntegerAttr(static_cast<int32_t>(
+                                          occupancy.getInt())));
+  for (StringRef name : {"tile.kernel", "tile.params", "tilegpu.num_warps",
+                         "tilegpu.shared_bytes", "tilegpu.occupancy"})
+    if (Attribute attr = kernel->getAttr(name))
+      gpuFunc->setAttr(name, attr);
+
+  // Rebuild each view from its ABI pieces, then hand the old body the
+  // values it expects.
+  Block &entry = gpuFunc.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  SmallVector<Value> replacements;
+  unsigned next = 0;
+  for (Type type : kernel.getArgumentTypes()) {
+    auto view = dyn_cast<ViewType>(type);
+    if (!view) {
+      replacements.push_back(entry.getArgument(next++));
+      continue;
+    }
+    unsigned rank = view.getRank();
+    auto structType = getViewStructType(ctx, rank);
+    Value desc = LLVM::UndefOp::create(b, loc, structType);
+    desc = LLVM::InsertValueOp::create(b, loc, desc, entry.getArgument(next++),
+                                       ArrayRef<int64_t>{0});
+    for (unsigned d = 0; d < rank; ++d)
+      desc = LLVM::InsertValueOp::create(
+          b, loc, desc, entry.getArgument(next++),
+          ArrayRef<int64_t>{1, static_cast<int64_t>(d)});
+    for (unsigned d = 0; d < rank; ++d)
+      desc = LLVM::InsertValueOp::create(
+          b, loc, desc, entry.getArgument(next++),
+          ArrayRef<int64_t>{2, static_cast<int64_t>(d)});
+    replacements.push_back(
+        UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0));
+  }
+  Block &oldEntry = kernel.getBody().front();
+  IRRewriter rewriter(ctx);
+  rewriter.inlineBlockBefore(&oldEntry, &entry, entry.end(), replacements);
+  for (auto ret :
+       llvm::make_early_inc_range(gpuFunc.getOps<func::ReturnOp>())) {
+    rewriter.setInsertionPoint(ret);
+    rewriter.replaceOpWithNewOp<gpu::ReturnOp>(ret);
+  }
+  kernel.erase();
+  return success();
+}
+
+struct ConvertTileToNVVMPass
+    : public tile::impl::ConvertTileToNVVMBase<ConvertTileToNVVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    SmallVector<func::FuncOp> kernels;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func->hasAttr("tilegpu.num_warps"))
+        kernels.push_back(func);
+    if (kernels.empty())
+      return;
+    gpu::GPUModuleOp gpuModule = getOrCreateKernelModule(module);
+    for (func::FuncOp kernel : kernels) {
+      // Record the occupancy hint before the func goes.
+      auto hints = kernel->getAttrOfType<DictionaryAttr>(
+          TileDialect::getKernelAttrName());
+      if (hints)
+        if (auto occ = dyn_cast_or_null<IntegerAttr>(hints.get("occupancy")))
+          kernel->setAttr("tilegpu.occupancy", occ);
+      if (failed(outlineKernel(kernel, gpuModule)))
+        return signalPassFailure();
+    }
+
+    TileTypeConverter converter(ctx);
+    RewritePatternSet patterns(ctx);
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
+                           vector::VectorDialect, gpu::GPUDialect>();
+    target.addIllegalDialect<TileDialect, tilegpu::TileGPUDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [](Operation *op) { return !hasTileTypes(op); });
+    target.addLegalOp<UnrealizedConversionCastOp>();
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    populateElementwisePatterns(converter, patterns);
+    populateMemoryPatterns(converter, patterns);
+    populateMmaPatterns(converter, patterns);
+    if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
