@@ -140,16 +140,16 @@ LogicalResult ParamOp::verify() {
   if (!kernel)
     return emitOpError() << "must be inside a kernel (a func.func with "
                             "'tile.kernel')";
-  auto params = kernel->getAttrOfType<DictionaryAttr>(
-      TileDialect::getParamsAttrName());
+  auto params =
+      kernel->getAttrOfType<DictionaryAttr>(TileDialect::getParamsAttrName());
   Attribute value = params ? params.get(getName()) : Attribute();
   if (!value)
     return emitOpError() << "parameter '" << getName()
                          << "' is not declared in the kernel's 'tile.params'";
   if (isa<TypeAttr>(value))
     return emitOpError() << "parameter '" << getName()
-                         << "' is a type; use it as !tile.dtype<\""
-                         << getName() << "\">";
+                         << "' is a type; use it as !tile.dtype<\"" << getName()
+                         << "\">";
   auto intValue = cast<IntegerAttr>(value);
   Type type = getType();
   bool isBool = intValue.getType().isInteger(1);
@@ -220,6 +220,9 @@ struct SplatOfConstant : OpRewritePattern<SplatOp> {
     Attribute value;
     if (!matchPattern(op.getValue(), m_Constant(&value)))
       return rewriter.notifyMatchFailure(op, "splat of a non-constant");
+    // tile.full fills integer and float tiles only (not index ones).
+    if (!isa<IntegerType, FloatType>(op.getType().getElementType()))
+      return rewriter.notifyMatchFailure(op, "no tile.full of this type");
     Attribute fill;
     if (auto f = dyn_cast<FloatAttr>(value))
       fill = rewriter.getF64FloatAttr(f.getValueAsDouble());
@@ -273,8 +276,8 @@ LogicalResult LoadOp::verify() {
     SmallVector<bool> seen(rank, false);
     for (int64_t d : *order) {
       if (d < 0 || d >= rank || seen[d])
-        return emitOpError() << "order must be a permutation of [0, " << rank
-                             << ")";
+        return emitOpError()
+               << "order must be a permutation of [0, " << rank << ")";
       seen[d] = true;
     }
   }
@@ -319,8 +322,7 @@ LogicalResult MmaOp::verify() {
                          << a.getElementType();
   if (a.getElementType() != b.getElementType())
     return emitOpError() << "operands a and b must have one element type, got "
-                         << a.getElementType() << " and "
-                         << b.getElementType();
+                         << a.getElementType() << " and " << b.getElementType();
   if (!c.getElementType().isF32())
     return emitOpError() << "the accumulator must be f32, got "
                          << c.getElementType();
@@ -333,9 +335,9 @@ LogicalResult MmaOp::verify() {
   if (!sizesAgree(a.getDimSize(0), c.getDimSize(0)) ||
       !sizesAgree(b.getDimSize(1), c.getDimSize(1)))
     return emitOpError() << "the accumulator is " << dimString(c.getDimSize(0))
-                         << "x" << dimString(c.getDimSize(1)) << " but a x b is "
-                         << dimString(a.getDimSize(0)) << "x"
-                         << dimString(b.getDimSize(1));
+                         << "x" << dimString(c.getDimSize(1))
+                         << " but a x b is " << dimString(a.getDimSize(0))
+                         << "x" << dimString(b.getDimSize(1));
   return success();
 }
 
@@ -395,8 +397,8 @@ LogicalResult BroadcastOp::verify() {
   for (int64_t i = 0; i < source.getRank(); ++i) {
     int64_t s = source.getDimSize(i);
     if (s != 1 && !sizesAgree(s, result.getDimSize(i)))
-      return emitOpError() << "source dimension " << i << " is "
-                           << dimString(s) << "; only size-1 dimensions "
+      return emitOpError() << "source dimension " << i << " is " << dimString(s)
+                           << "; only size-1 dimensions "
                            << "broadcast, and the result's is "
                            << dimString(result.getDimSize(i));
   }

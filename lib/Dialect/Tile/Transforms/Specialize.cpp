@@ -54,25 +54,25 @@ LogicalResult Specializer::bind(StringRef binding) {
   name = name.trim();
   text = text.trim();
   if (name.empty() || text.empty())
-    return kernel.emitError() << "binding '" << binding
-                              << "' is not of the form NAME=VALUE";
+    return kernel.emitError()
+           << "binding '" << binding << "' is not of the form NAME=VALUE";
   auto it = values.find(name);
   if (it == values.end()) {
     std::string known;
     for (auto &entry : values)
       known += (known.empty() ? "" : ", ") + entry.getKey().str();
-    return kernel.emitError() << "kernel '" << kernel.getName()
-                              << "' has no parameter '" << name
-                              << "' (parameters: " << known << ")";
+    return kernel.emitError()
+           << "kernel '" << kernel.getName() << "' has no parameter '" << name
+           << "' (parameters: " << known << ")";
   }
   Attribute current = it->second;
   MLIRContext *ctx = kernel.getContext();
   if (isa<TypeAttr>(current)) {
     Type type = parseType(text, ctx);
     if (!type || !type.isIntOrFloat())
-      return kernel.emitError() << "parameter '" << name
-                                << "' takes a type such as f16 or bf16, got '"
-                                << text << "'";
+      return kernel.emitError()
+             << "parameter '" << name
+             << "' takes a type such as f16 or bf16, got '" << text << "'";
     it->second = TypeAttr::get(type);
     return success();
   }
@@ -80,15 +80,15 @@ LogicalResult Specializer::bind(StringRef binding) {
   if (intAttr.getType().isInteger(1)) {
     std::string lower = text.lower();
     if (lower != "true" && lower != "false" && lower != "1" && lower != "0")
-      return kernel.emitError() << "parameter '" << name
-                                << "' is a boolean, got '" << text << "'";
+      return kernel.emitError()
+             << "parameter '" << name << "' is a boolean, got '" << text << "'";
     it->second = BoolAttr::get(ctx, lower == "true" || lower == "1");
     return success();
   }
   int64_t value;
   if (text.getAsInteger(10, value))
-    return kernel.emitError() << "parameter '" << name
-                              << "' is an integer, got '" << text << "'";
+    return kernel.emitError()
+           << "parameter '" << name << "' is an integer, got '" << text << "'";
   it->second = IntegerAttr::get(intAttr.getType(), value);
   return success();
 }
@@ -121,9 +121,9 @@ FailureOr<ArrayAttr> Specializer::bindShape(Operation *op, ArrayAttr shape) {
              << "shape names '" << name
              << "', which is not an integer parameter of the kernel";
     if (intValue.getInt() <= 0)
-      return op->emitOpError() << "shape parameter '" << name
-                               << "' must be positive, got "
-                               << intValue.getInt();
+      return op->emitOpError()
+             << "shape parameter '" << name << "' must be positive, got "
+             << intValue.getInt();
     sizes.push_back(intValue.getInt());
   }
   return buildShapeSpec(op->getContext(), sizes);
@@ -187,8 +187,8 @@ LogicalResult Specializer::refineOp(Operation *op) {
     result.setType(substitute(result.getType()));
 
   auto shapeAttr = op->getAttrOfType<ArrayAttr>("shape");
-  if (shapeAttr && isa<IotaOp, FullOp, SplatOp, LoadOp, BroadcastOp,
-                       ReshapeOp>(op)) {
+  if (shapeAttr &&
+      isa<IotaOp, FullOp, SplatOp, LoadOp, BroadcastOp, ReshapeOp>(op)) {
     FailureOr<ArrayAttr> bound = bindShape(op, shapeAttr);
     if (failed(bound))
       return failure();
@@ -366,9 +366,9 @@ struct TileSpecializePass
         return signalPassFailure();
     }
     if (!any && !bindings.empty()) {
-      getOperation().emitError()
-          << "tile-specialize: no kernel (func.func with 'tile.kernel') to bind "
-             "parameters of";
+      getOperation().emitError() << "tile-specialize: no kernel (func.func "
+                                    "with 'tile.kernel') to bind "
+                                    "parameters of";
       return signalPassFailure();
     }
   }

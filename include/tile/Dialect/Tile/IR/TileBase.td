@@ -59,9 +59,7 @@ def Tile_GridDim : I32EnumAttr<"GridDim", "grid dimension",
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }
-def Tile_GridDimAttr : EnumAttr<Tile_Dialect, Tile_GridDim, "grid_dim"> {
-  let assemblyFormat = "`` $value";
-}
+def Tile_GridDimAttr : EnumAttr<Tile_Dialect, Tile_GridDim, "grid_dim">;
 
 def Tile_RoundingNearestEven : I32EnumAttrCase<"nearest_even", 0>;
 def Tile_RoundingApprox : I32EnumAttrCase<"approx", 1>;
@@ -71,9 +69,7 @@ def Tile_Rounding : I32EnumAttr<"Rounding", "division rounding mode",
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }
-def Tile_RoundingAttr : EnumAttr<Tile_Dialect, Tile_Rounding, "rounding"> {
-  let assemblyFormat = "`` $value";
-}
+def Tile_RoundingAttr : EnumAttr<Tile_Dialect, Tile_Rounding, "rounding">;
 
 def Tile_ReduceMax : I32EnumAttrCase<"max", 0>;
 def Tile_ReduceSum : I32EnumAttrCase<"sum", 1>;
@@ -82,9 +78,7 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "reduction",
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }
-def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind"> {
-  let assemblyFormat = "`` $value";
-}
+def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">;
 
 def Tile_PadZero : I32EnumAttrCase<"zero", 0>;
 def Tile_PadNegInf : I32EnumAttrCase<"neg_inf", 1>;
@@ -95,8 +89,6 @@ def Tile_Padding : I32EnumAttr<"Padding", "value read for out-of-bounds elements
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }
-def Tile_PaddingAttr : EnumAttr<Tile_Dialect, Tile_Padding, "padding"> {
-  let assemblyFormat = "`` $value";
-}
+def Tile_PaddingAttr : EnumAttr<Tile_Dialect, Tile_Padding, "padding">;
 
 #endif // TILE_DIALECT_TILE_IR_TILEBASE_TD

@@ -50,7 +50,7 @@ def Tile_BlockIdOp : Tile_Op<"block_id", [Pure]> {
   }];
   let arguments = (ins Tile_GridDimAttr:$dim);
   let results = (outs I32:$result);
-  let assemblyFormat = "$dim attr-dict";
+  let assemblyFormat = "`` $dim attr-dict";
 }
 
 def Tile_NumBlocksOp : Tile_Op<"num_blocks", [Pure]> {
@@ -62,7 +62,7 @@ def Tile_NumBlocksOp : Tile_Op<"num_blocks", [Pure]> {
   }];
   let arguments = (ins Tile_GridDimAttr:$dim);
   let results = (outs I32:$result);
-  let assemblyFormat = "$dim attr-dict";
+  let assemblyFormat = "`` $dim attr-dict";
 }
 
 //===----------------------------------------------------------------------===//
@@ -169,7 +169,7 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $view `[` $indices `]` `shape` custom<ShapeSpec>($shape)
-    (`order` $order^)? (`latency` $latency^)? (`padding` $padding^)?
+    (`order` $order^)? (`latency` $latency^)? (`padding` `` $padding^)?
     attr-dict `:` type($view) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -250,7 +250,7 @@ def Tile_DivOp : Tile_Op<"div", [Pure, SameOperandsAndResultType]> {
                    UnitAttr:$flush_to_zero);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs (`rounding` $rounding^)? (`flush_to_zero` $flush_to_zero^)?
+    $lhs `,` $rhs (`rounding` `` $rounding^)? (`flush_to_zero` $flush_to_zero^)?
     attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
@@ -270,7 +270,7 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
                    I64Attr:$axis, UnitAttr:$keepdims);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
-    $source $kind `axis` $axis (`keepdims` $keepdims^)? attr-dict
+    $source `` $kind `axis` $axis (`keepdims` $keepdims^)? attr-dict
     `:` type($source) `->` type($result)
   }];
   let hasVerifier = 1;
