@@ -34,12 +34,10 @@ void load(Loaded &loaded) {
   loaded.ok = true;
 #else
   void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!library)
-    library = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *why = dlerror();
-    loaded.error = std::string("no CUDA driver: cannot load libcuda.so.1") +
-                   (why ? std::string(" (") + why + ")" : std::string());
+    loaded.error = std::string("no CUDA driver: ") +
+                   (why ? why : "cannot load libcuda.so.1");
     return;
   }
   std::string missing;

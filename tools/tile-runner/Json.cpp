@@ -409,11 +409,11 @@ private:
         out += '\t';
         break;
       case 'u': {
-        unsigned cp;
+        unsigned cp = 0;
         if (!parseHex4(cp))
           return false;
         if (cp >= 0xD800 && cp <= 0xDBFF) {
-          unsigned low;
+          unsigned low = 0;
           if (!literal("\\u") || !parseHex4(low) || low < 0xDC00 ||
               low > 0xDFFF)
             return fail("unpaired UTF-16 surrogate in \\u escape");

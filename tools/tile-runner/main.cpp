@@ -37,9 +37,11 @@ const char *kNoCpuBackend =
     "this tile-runner was built without the cpu backend: it needs the full "
     "build with MLIR and the TileExecutor library (this is a "
     "TILE_RUNNER_ONLY build, or TileExecutor was not found)";
+#ifdef TILE_RUNNER_NO_GPU_BACKEND
 const char *kNoGpuBackend =
     "this tile-runner was built without the gpu backend: CMake found no CUDA "
     "toolkit (cuda.h, nvcc) when it was configured";
+#endif
 
 int reportError(const RunnerOptions &options, const std::string &message) {
   std::fprintf(stderr, "tile-runner: error: %s\n", message.c_str());
@@ -164,10 +166,12 @@ int runCpu(const RunnerOptions &options, RunResult &r) {
     std::string error;
     if (!loadBundle(options.bundleDir, m, error))
       return reportError(options, error);
-    if (m.source.empty())
-      return reportError(options, "bundle " + m.name() +
-                                      " names no source for the cpu backend; "
-                                      "give --kernel FILE");
+    if (m.source.size() < 5 ||
+        m.source.compare(m.source.size() - 5, 5, ".mlir") != 0)
+      return reportError(options, "the cpu backend runs tile IR, and bundle " +
+                                      m.name() + " names no .mlir source (" +
+                                      (m.source.empty() ? "none" : m.source) +
+                                      "); give --kernel FILE");
     cpu.kernelPath = m.source;
     for (const Json::Member &p : m.params.members())
       cpu.params.push_back(
