@@ -24,6 +24,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 using namespace tile::runner;
@@ -42,6 +43,73 @@ const char *kNoGpuBackend =
     "this tile-runner was built without the gpu backend: CMake found no CUDA "
     "toolkit (cuda.h, nvcc) when it was configured";
 #endif
+
+#ifndef TILE_RUNNER_NO_CPU_BACKEND
+//===-- cpu-backend test options (owner: the executor, test/Executor) ----===//
+// Taken out of argv before parseOptions, so that Options.cpp is unchanged:
+//   --dump-out FILE   after a cpu run, write the raw bytes of Out (then Lse,
+//                     with --lse) to FILE, so that lit tests can `cmp` the
+//                     results of two pipelines bitwise;
+//   --cpu-threads N   worker threads of the reference executor (0: all cores;
+//                     results are bitwise the same for any N).
+struct CpuTestOptions {
+  std::string dumpOut;
+  unsigned threads = 0;
+};
+CpuTestOptions cpuTestOptions;
+
+bool takeCpuTestOptions(int &argc, char **argv, std::string &error) {
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string name = arg.substr(0, arg.find('='));
+    if (name != "--dump-out" && name != "--cpu-threads") {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    std::string value;
+    if (arg.size() > name.size())
+      value = arg.substr(name.size() + 1);
+    else if (i + 1 < argc)
+      value = argv[++i];
+    if (value.empty()) {
+      error = name + " needs a value";
+      return false;
+    }
+    if (name == "--dump-out") {
+      cpuTestOptions.dumpOut = value;
+    } else {
+      char *end = nullptr;
+      long threads = std::strtol(value.c_str(), &end, 10);
+      if (*end || threads < 0 || threads > 1024) {
+        error = "--cpu-threads must be an integer in [0, 1024], got '" + value +
+                "'";
+        return false;
+      }
+      cpuTestOptions.threads = static_cast<unsigned>(threads);
+    }
+  }
+  argc = kept;
+  argv[argc] = nullptr;
+  return true;
+}
+
+bool dumpOutputs(const AttentionTensors &tensors, bool withLse,
+                 std::string &error) {
+  FILE *file = std::fopen(cpuTestOptions.dumpOut.c_str(), "wb");
+  bool ok = file && std::fwrite(tensors.out.data(), 1, tensors.out.sizeBytes(),
+                                file) == tensors.out.sizeBytes();
+  if (ok && withLse)
+    ok = std::fwrite(tensors.lse.data(), 1, tensors.lse.sizeBytes(), file) ==
+         tensors.lse.sizeBytes();
+  if (file && std::fclose(file) != 0)
+    ok = false;
+  if (!ok)
+    error = "--dump-out: cannot write '" + cpuTestOptions.dumpOut + "'";
+  return ok;
+}
+#endif
+//===-- end of the cpu-backend test options ------------------------------===//
 
 int reportError(const RunnerOptions &options, const std::string &message) {
   std::fprintf(stderr, "tile-runner: error: %s\n", message.c_str());
@@ -159,6 +227,7 @@ int runCpu(const RunnerOptions &options, RunResult &r) {
   cpu.kernelPath = options.kernelPath;
   cpu.params = options.params;
   cpu.pipeline = options.pipeline;
+  cpu.threads = cpuTestOptions.threads; // cpu-backend test option
   if (cpu.kernelPath.empty()) {
     // --bundle with the cpu backend: the manifest's source and parameters
     // (checked against the shape above).
@@ -198,6 +267,10 @@ int runCpu(const RunnerOptions &options, RunResult &r) {
   double seconds = 0;
   std::string error = runAttentionOnCpu(cpu, cfg, tensors, &seconds);
   if (!error.empty())
+    return reportError(options, error);
+  // cpu-backend test option --dump-out.
+  if (!cpuTestOptions.dumpOut.empty() &&
+      !dumpOutputs(tensors, cfg.withLse, error))
     return reportError(options, error);
 
   int64_t outElements = tensors.out.numElements();
@@ -267,6 +340,13 @@ int runCpu(const RunnerOptions &options, RunResult &r) {
 int main(int argc, char **argv) {
   RunnerOptions options;
   std::string error;
+#ifndef TILE_RUNNER_NO_CPU_BACKEND
+  // cpu-backend test options (--dump-out, --cpu-threads), see above.
+  if (!takeCpuTestOptions(argc, argv, error)) {
+    std::fprintf(stderr, "tile-runner: error: %s\n", error.c_str());
+    return kExitError;
+  }
+#endif
   if (!parseOptions(argc, argv, options, error)) {
     std::fprintf(stderr, "tile-runner: error: %s\n", error.c_str());
     return kExitError;
