@@ -15,7 +15,7 @@
 #   --fake-spills N      (0)       writes N into the manifest's ptxas spill
 #                                  counts (the code does not spill): a fixture
 #                                  for the runner's spill handling
-#   --bug mask|unwrite|nan|race    plants a defect the runner must catch
+#   --bug mask|unwrite|nan         plants a defect the runner must catch
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: $0 OUT_DIR [options]}
@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
     --bug)
       bug_name=$2
       case "$2" in
-        mask) bug=1 ;; unwrite) bug=2 ;; nan) bug=3 ;; race) bug=4 ;;
+        mask) bug=1 ;; unwrite) bug=2 ;; nan) bug=3 ;;
         *) echo "make_test_bundle: unknown --bug '$2'" >&2; exit 2 ;;
       esac
       shift 2 ;;
