@@ -2,8 +2,10 @@
 
 #include "CudaDriver.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 
 #ifndef TILE_RUNNER_LINK_CUDA
@@ -40,14 +42,29 @@ void load(Loaded &loaded) {
                    (why ? why : "cannot load libcuda.so.1");
     return;
   }
-  std::string missing;
 #define TILE_CUDA_RESOLVE(name)                                                \
   loaded.api.name = reinterpret_cast<decltype(loaded.api.name)>(               \
-      dlsym(library, TILE_STRINGIFY(name)));                                   \
-  if (!loaded.api.name)                                                        \
-    missing += std::string(missing.empty() ? "" : ", ") + TILE_STRINGIFY(name);
+      dlsym(library, TILE_STRINGIFY(name)));
   TILE_CUDA_FUNCTIONS(TILE_CUDA_RESOLVE)
 #undef TILE_CUDA_RESOLVE
+  // Drivers before CUDA 12.8 have only the first version of this one, with
+  // the same signature.
+  if (!loaded.api.cuEventElapsedTime)
+    loaded.api.cuEventElapsedTime =
+        reinterpret_cast<decltype(loaded.api.cuEventElapsedTime)>(
+            dlsym(library, "cuEventElapsedTime"));
+  // Optional (CUDA 12.4+): without it the parameter list is checked against
+  // the PTX only.
+  const char *optional[] = {"cuFuncGetParamInfo"};
+  std::string missing;
+#define TILE_CUDA_CHECK(name)                                                  \
+  if (!loaded.api.name && std::find_if(std::begin(optional),                   \
+                                       std::end(optional), [](const char *o) { \
+                                         return std::strcmp(o, #name) == 0;    \
+                                       }) == std::end(optional))               \
+    missing += std::string(missing.empty() ? "" : ", ") + TILE_STRINGIFY(name);
+  TILE_CUDA_FUNCTIONS(TILE_CUDA_CHECK)
+#undef TILE_CUDA_CHECK
   if (!missing.empty()) {
     loaded.error = "the CUDA driver (libcuda.so.1) lacks " + missing +
                    ": it is older than the CUDA " +

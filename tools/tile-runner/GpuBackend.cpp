@@ -536,8 +536,13 @@ std::string verifyParameters(const CudaApi *api, CUfunction function,
                              std::vector<std::string> &notes) {
   const char *skip = std::getenv("TILE_RUNNER_NO_PARAM_CHECK");
   if (skip && *skip && std::string(skip) != "0") {
-    notes.push_back("parameter list not verified "
+    notes.push_back("parameter list not verified with the driver "
                     "(TILE_RUNNER_NO_PARAM_CHECK)");
+    return std::string();
+  }
+  if (!api->cuFuncGetParamInfo) {
+    notes.push_back("parameter list checked against the PTX only (the driver "
+                    "has no cuFuncGetParamInfo)");
     return std::string();
   }
   size_t count = 0;
