@@ -566,6 +566,10 @@ private:
 
 } // namespace
 
+/// The largest tile the executor allocates (256 MiB of floats): a kernel
+/// with a bigger one is refused instead of exhausting the host's memory.
+static constexpr int64_t kMaxTileElements = int64_t(1) << 26;
+
 FailureOr<unsigned> Compiler::define(Value value, Operation *at) {
   Type type = value.getType();
   SlotInfo slot;
@@ -590,6 +594,10 @@ FailureOr<unsigned> Compiler::define(Value value, Operation *at) {
     slot.kind = *kind;
     slot.shape = tensor.getShape();
     slot.size = tensor.getNumElements();
+    if (slot.size > kMaxTileElements)
+      return at->emitError() << "tile executor: tile " << type << " has "
+                             << slot.size << " elements, more than the "
+                             << kMaxTileElements << " the executor holds";
   } else {
     std::optional<EK> kind = getValueKind(type);
     if (!kind)
@@ -1709,7 +1717,9 @@ LogicalResult Frame::exec(const Instr &instr) {
     if (isFloatKind(kind)) {
       auto buffer = newFloats(outer * inner);
       float *dst = buffer->f.get();
-      for (int64_t o = 0; o < outer; ++o) {
+      if (len == 0)
+        std::fill(dst, dst + outer * inner, isMax ? -INFINITY : 0.0f);
+      for (int64_t o = 0; o < outer && len > 0; ++o) {
         const float *s = src.f() + o * len * inner;
         float *d = dst + o * inner;
         std::copy(s, s + inner, d);
@@ -1729,7 +1739,12 @@ LogicalResult Frame::exec(const Instr &instr) {
     } else {
       auto buffer = newInts(outer * inner);
       int64_t *dst = buffer->i.get();
-      for (int64_t o = 0; o < outer; ++o) {
+      if (len == 0)
+        std::fill(dst, dst + outer * inner,
+                  isMax ? normalizeInt(int64_t(1) << (widthOf(kind) - 1),
+                                       widthOf(kind))
+                        : 0);
+      for (int64_t o = 0; o < outer && len > 0; ++o) {
         const int64_t *s = src.i() + o * len * inner;
         int64_t *d = dst + o * inner;
         std::copy(s, s + inner, d);
@@ -2075,6 +2090,9 @@ LogicalResult Executable::run(ArrayRef<KernelArg> args,
       return kernel.emitError() << "tile executor: grid sizes must be in "
                                    "[0, 2^31), got "
                                 << size;
+    if (size != 0 && total > (int64_t(1) << 40) / size)
+      return kernel.emitError()
+             << "tile executor: the grid has more than 2^40 blocks";
     total *= size;
   }
   if (total == 0)

@@ -88,3 +88,11 @@ func.func @f64(%x: f32) {
   %y = arith.extf %x : f32 to f64
   return
 }
+
+// Tiles too large for the host are refused before anything runs.
+// RUN: not tile-exec %s --kernel=huge 2>&1 | FileCheck %s --check-prefix=HUGE
+func.func @huge() {
+  // HUGE: errors.mlir:[[@LINE+1]]:8: error: tile executor: tile 'tensor<65536x65536xf32>' has 4294967296 elements, more than the 67108864 the executor holds
+  %x = tile.full 1.0 shape [65536, 65536] : tensor<65536x65536xf32>
+  return
+}
