@@ -46,6 +46,12 @@ std::string mlir::tile::getPTXFeatures(StringRef chip) {
 
 void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
                                         const GPUPipelineOptions &options) {
+  buildTileToTileGPUPipeline(pm, options);
+  buildTileGPUToPTXPipeline(pm, options);
+}
+
+void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
+                                            const GPUPipelineOptions &options) {
   int64_t maxShared = getMaxSharedMemoryPerBlock(options.chip);
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createCanonicalizerPass());
@@ -54,6 +60,7 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   tilegpu::TileGPUAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.chip = options.chip;
+  layoutOptions.sharedLayout = options.sharedLayout;
   func.addPass(tilegpu::createTileGPUAssignLayouts(layoutOptions));
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
@@ -66,7 +73,10 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   func.addPass(tilegpu::createTileGPUAllocateShared(allocOptions));
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
+}
 
+void mlir::tile::buildTileGPUToPTXPipeline(OpPassManager &pm,
+                                           const GPUPipelineOptions &options) {
   pm.addPass(tile::createConvertTileToNVVM());
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(createSCFToControlFlowPass());
@@ -86,6 +96,15 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
     binary.compilationTarget = "isa";
     pm.addPass(createGpuModuleToBinaryPass(binary));
   }
+}
+
+void mlir::tile::enableShortSharedPointers() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("nvptx-short-ptr");
+  if (it == options.end())
+    return;
+  if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
+    flag->setValue(true);
 }
 
 void mlir::tile::registerTilePipelines() {

@@ -36,7 +36,9 @@ int main(int argc, char **argv) {
   mlir::tile::registerTilePasses();
   mlir::tilegpu::registerTileGPUPasses();
   mlir::tile::registerTileConversionPasses();
+  mlir::tile::registerTileOptimizationPipelines();
   mlir::tile::registerTilePipelines();
+  mlir::tile::enableShortSharedPointers();
   mlir::tile::registerGPUTargetDialects(registry);
 
   return mlir::asMainReturnCode(

@@ -30,6 +30,10 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "stages",
       llvm::cl::desc("Pipeline stages (0: from the loads' latency hints)"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> sharedLayout{
+      *this, "shared-layout",
+      llvm::cl::desc("Shared tiles of mma operands: padded or swizzled"),
+      llvm::cl::init("padded")};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
       llvm::cl::init(3)};
@@ -40,15 +44,31 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 };
 
 /// Appends the lowering from tile IR with static shapes to a gpu.module of
-/// NVVM (and, with emitBinary, to a gpu.binary holding PTX).
+/// NVVM (and, with emitBinary, to a gpu.binary holding PTX): the two halves
+/// below, one after the other.
 void buildTileToPTXPipeline(OpPassManager &pm,
                             const GPUPipelineOptions &options);
+
+/// First half: tile IR -> tilegpu IR (layouts, shared memory, pipelining,
+/// allocation), still func.func kernels; `tilegpu.num_warps` and
+/// `tilegpu.shared_bytes` are set on them.
+void buildTileToTileGPUPipeline(OpPassManager &pm,
+                                const GPUPipelineOptions &options);
+
+/// Second half: tilegpu IR -> gpu.module of NVVM -> (PTX).
+void buildTileGPUToPTXPipeline(OpPassManager &pm,
+                               const GPUPipelineOptions &options);
 
 /// Shared memory per block the chip offers (bytes).
 int64_t getMaxSharedMemoryPerBlock(StringRef chip);
 
 /// PTX ISA features a chip needs (+ptx80 for sm_90a).
 std::string getPTXFeatures(StringRef chip);
+
+/// Makes the NVPTX back end use 32-bit shared-memory pointers
+/// (`--nvptx-short-ptr`): half the registers for the many shared addresses
+/// of an mma loop. Process-wide; tools call it once at start.
+void enableShortSharedPointers();
 
 /// Registers `tile-to-ptx` with the pass registry.
 void registerTilePipelines();

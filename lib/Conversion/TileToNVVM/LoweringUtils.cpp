@@ -146,27 +146,94 @@ Value lowering::sharedMemoryBase(OpBuilder &b, Location loc, Operation *from) {
 
 Value lowering::sharedOffset(OpBuilder &b, Location loc,
                              SharedLayoutAttr layout,
-                             ArrayRef<int64_t> tileShape, Value i0, Value i1) {
+                             ArrayRef<int64_t> tileShape, Value t0, int64_t c0,
+                             Value t1, int64_t c1, unsigned threadChunkBits) {
   unsigned inner = layout.getOrder()[0];
-  Value row = inner == 1 ? i0 : i1;
-  Value col = inner == 1 ? i1 : i0;
-  int64_t vecLog = llvm::Log2_32(layout.getVec());
-  Value phase = row;
-  if (layout.getPerPhase() != 1)
-    phase = arith::ShRUIOp::create(
-        b, loc, phase, i32Const(b, loc, llvm::Log2_32(layout.getPerPhase())));
-  phase = arith::AndIOp::create(b, loc, phase,
-                                i32Const(b, loc, layout.getMaxPhase() - 1));
-  Value chunk = arith::ShRUIOp::create(b, loc, col, i32Const(b, loc, vecLog));
-  chunk = arith::XOrIOp::create(b, loc, chunk, phase);
-  Value inVec =
-      arith::AndIOp::create(b, loc, col, i32Const(b, loc, layout.getVec() - 1));
-  Value rowBase =
-      arith::MulIOp::create(b, loc, row, i32Const(b, loc, tileShape[inner]));
+  Value tRow = inner == 1 ? t0 : t1, tCol = inner == 1 ? t1 : t0;
+  int64_t cRow = inner == 1 ? c0 : c1, cCol = inner == 1 ? c1 : c0;
+  int64_t vec = layout.getVec(), vecLog = llvm::Log2_64(vec);
+  int64_t period = layout.getPerPhase() * layout.getMaxPhase();
+  int64_t rowSize = tileShape[inner] + layout.getPad();
+  auto shr = [&](Value v, int64_t bits) -> Value {
+    return bits ? Value(
+                      arith::ShRUIOp::create(b, loc, v, i32Const(b, loc, bits)))
+                : v;
+  };
+  auto phaseOf = [&](Value row) -> Value {
+    return arith::AndIOp::create(b, loc,
+                                 shr(row, llvm::Log2_32(layout.getPerPhase())),
+                                 i32Const(b, loc, layout.getMaxPhase() - 1));
+  };
+  if (layout.getMaxPhase() == 1) {
+    // No swizzle: a per-thread offset plus a compile-time one, added last so
+    // that it becomes the immediate of the access.
+    Value thread = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, tRow, i32Const(b, loc, rowSize)),
+        tCol);
+    return arith::AddIOp::create(b, loc, thread,
+                                 i32Const(b, loc, cRow * rowSize + cCol));
+  }
+  Value inVec = arith::AndIOp::create(b, loc, tCol, i32Const(b, loc, vec - 1));
+  int64_t cChunk = cCol >> vecLog;
+  bool factorizable = cRow % period == 0 && cCol % vec == 0 &&
+                      (cChunk & ((int64_t(1) << threadChunkBits) - 1)) == 0;
+  Value rowOffset, chunk;
+  if (factorizable) {
+    // Per thread: row * rowSize and (thread vector ^ phase); per access: an
+    // immediate row offset and a constant XOR.
+    rowOffset = arith::MulIOp::create(b, loc, tRow, i32Const(b, loc, rowSize));
+    Value threadChunk =
+        arith::XOrIOp::create(b, loc, shr(tCol, vecLog), phaseOf(tRow));
+    chunk = cChunk ? Value(arith::XOrIOp::create(b, loc, threadChunk,
+                                                 i32Const(b, loc, cChunk)))
+                   : threadChunk;
+    rowOffset = arith::AddIOp::create(b, loc, rowOffset,
+                                      i32Const(b, loc, cRow * rowSize));
+  } else {
+    Value row = arith::AddIOp::create(b, loc, tRow, i32Const(b, loc, cRow));
+    Value col = arith::AddIOp::create(b, loc, tCol, i32Const(b, loc, cCol));
+    rowOffset = arith::MulIOp::create(b, loc, row, i32Const(b, loc, rowSize));
+    chunk = arith::XOrIOp::create(b, loc, shr(col, vecLog), phaseOf(row));
+    inVec = arith::AndIOp::create(b, loc, col, i32Const(b, loc, vec - 1));
+  }
   Value colOffset = arith::AddIOp::create(
       b, loc, arith::ShLIOp::create(b, loc, chunk, i32Const(b, loc, vecLog)),
       inVec);
-  return arith::AddIOp::create(b, loc, rowBase, colOffset);
+  return arith::AddIOp::create(b, loc, rowOffset, colOffset);
+}
+
+Value lowering::sharedAddress(OpBuilder &b, Location loc, Value base,
+                              SharedLayoutAttr layout,
+                              ArrayRef<int64_t> tileShape, Type elementType,
+                              Value t0, int64_t c0, Value t1, int64_t c1,
+                              unsigned threadChunkBits) {
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  Type i8 = b.getI8Type();
+  if (layout.getMaxPhase() == 1) {
+    unsigned inner = layout.getOrder()[0];
+    int64_t rowSize = tileShape[inner] + layout.getPad();
+    Value tRow = inner == 1 ? t0 : t1, tCol = inner == 1 ? t1 : t0;
+    int64_t cRow = inner == 1 ? c0 : c1, cCol = inner == 1 ? c1 : c0;
+    Value thread = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, tRow, i32Const(b, loc, rowSize)),
+        tCol);
+    Value threadBytes =
+        arith::MulIOp::create(b, loc, thread, i32Const(b, loc, elementBytes));
+    Value ptr = LLVM::GEPOp::create(b, loc, base.getType(), i8, base,
+                                    ValueRange{threadBytes});
+    int64_t constBytes = (cRow * rowSize + cCol) * elementBytes;
+    if (constBytes == 0)
+      return ptr;
+    return LLVM::GEPOp::create(
+        b, loc, base.getType(), i8, ptr,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(constBytes)});
+  }
+  Value offset =
+      sharedOffset(b, loc, layout, tileShape, t0, c0, t1, c1, threadChunkBits);
+  Value bytes =
+      arith::MulIOp::create(b, loc, offset, i32Const(b, loc, elementBytes));
+  return LLVM::GEPOp::create(b, loc, base.getType(), i8, base,
+                             ValueRange{bytes});
 }
 
 Value lowering::viewElementAddress(OpBuilder &b, Location loc,

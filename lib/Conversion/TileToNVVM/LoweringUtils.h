@@ -64,9 +64,27 @@ Value packVector(OpBuilder &b, Location loc, Type vectorType,
 
 /// Base of the block's dynamic shared memory (!llvm.ptr<3>).
 Value sharedMemoryBase(OpBuilder &b, Location loc, Operation *from);
-/// Element offset (i32) of element (i0, i1) of a swizzled shared tile.
+/// Element offset (i32) of element (t0 + c0, t1 + c1) of a swizzled shared
+/// tile, where t0/t1 are thread-dependent values and c0/c1 constants.
+/// `threadChunkBits` bounds the thread part of the contiguous coordinate,
+/// counted in 16-byte vectors (t < vec << threadChunkBits).
+///
+/// The code is factorized so that LLVM keeps few values live across loops:
+/// when the constant row is a multiple of the swizzle period and the
+/// constant vector index has no bits in common with the thread's, the
+/// swizzle phase and the thread's swizzled vector are per-thread values
+/// computed once, and each access adds an immediate and XORs a constant.
 Value sharedOffset(OpBuilder &b, Location loc, tilegpu::SharedLayoutAttr layout,
-                   ArrayRef<int64_t> tileShape, Value i0, Value i1);
+                   ArrayRef<int64_t> tileShape, Value t0, int64_t c0, Value t1,
+                   int64_t c1, unsigned threadChunkBits);
+
+/// The address (!llvm.ptr<3>) of that element in the buffer at `base`:
+/// `base + thread part` and then a separate constant offset, so that LLVM
+/// keeps one address per thread part and folds constants into immediates.
+Value sharedAddress(OpBuilder &b, Location loc, Value base,
+                    tilegpu::SharedLayoutAttr layout,
+                    ArrayRef<int64_t> tileShape, Type elementType, Value t0,
+                    int64_t c0, Value t1, int64_t c1, unsigned threadChunkBits);
 
 /// Address of the element of a view at `coords` (i32 each).
 Value viewElementAddress(OpBuilder &b, Location loc, const ViewDescriptor &view,

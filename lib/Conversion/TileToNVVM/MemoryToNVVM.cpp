@@ -83,68 +83,106 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
 
     Value tid = threadIdX(rewriter, loc);
+    Value perRowC = i32Const(rewriter, loc, perRow);
+    Value vecC = i32Const(rewriter, loc, vec);
+    Value zero = i32Const(rewriter, loc, 0);
+    Value bytesPerElement = i32Const(rewriter, loc, elementBytes);
+    (void)total;
+    // Bytes of a vector inside the view along the contiguous dimension: 16,
+    // fewer at its end, 0 past it; the rest of the 16 bytes is zero-filled.
+    auto innerBytes = [&](Value innerCoord) -> Value {
+      Value left = arith::SubIOp::create(rewriter, loc,
+                                         view.sizes[innerViewDim], innerCoord);
+      left = arith::MaxSIOp::create(rewriter, loc, left, zero);
+      left = arith::MinSIOp::create(rewriter, loc, left, vecC);
+      return arith::MulIOp::create(rewriter, loc, left, bytesPerElement);
+    };
+    auto issue = [&](Value inside, Value bytes, Value src, Value dst) {
+      bytes = arith::SelectOp::create(rewriter, loc, inside, bytes, zero);
+      // An empty copy still needs a valid address: the view's base.
+      src = LLVM::SelectOp::create(rewriter, loc, inside, src, view.ptr);
+      NVVM::CpAsyncOp::create(rewriter, loc, dst, src, /*size=*/16u,
+                              NVVM::LoadCacheModifierKind::CG, bytes);
+    };
+    auto dstOf = [&](Value tRow, int64_t cRow, Value col, unsigned bits) {
+      Value buffer = adaptor.getBuffer();
+      return inner == 1 ? sharedAddress(rewriter, loc, buffer, layout, shape,
+                                        elementType, tRow, cRow, col, 0, bits)
+                        : sharedAddress(rewriter, loc, buffer, layout, shape,
+                                        elementType, col, 0, tRow, cRow, bits);
+    };
+
+    if (threads % perRow == 0) {
+      // Whole rows per round: a thread keeps its vector column, its row
+      // advances by rowsPerRound, and so does its source address (one
+      // 64-bit add per round keeps the address registers few).
+      int64_t rowsPerRound = threads / perRow;
+      Value threadRow = arith::DivUIOp::create(rewriter, loc, tid, perRowC);
+      Value col = arith::MulIOp::create(
+          rewriter, loc, arith::RemUIOp::create(rewriter, loc, tid, perRowC),
+          vecC);
+      SmallVector<Value> coords(adaptor.getOffsets());
+      coords[outerViewDim] =
+          arith::AddIOp::create(rewriter, loc, coords[outerViewDim], threadRow);
+      coords[innerViewDim] =
+          arith::AddIOp::create(rewriter, loc, coords[innerViewDim], col);
+      SmallVector<Value> fixedCoords(coords);
+      fixedCoords[innerViewDim] = zero;
+      fixedCoords[outerViewDim] = zero;
+      Value fixedInside = inBounds(rewriter, loc, view, fixedCoords);
+      Value bytes = innerBytes(coords[innerViewDim]);
+      Value src = viewElementAddress(rewriter, loc, view, coords, elementType);
+      Value step =
+          arith::MulIOp::create(rewriter, loc, view.strides[outerViewDim],
+                                i64Const(rewriter, loc, rowsPerRound));
+      Value outer = coords[outerViewDim];
+      unsigned bits = llvm::Log2_64(perRow);
+      for (int64_t round = 0; round * rowsPerRound < outerSize; ++round) {
+        if (round > 0) {
+          src = LLVM::GEPOp::create(rewriter, loc, src.getType(), elementType,
+                                    src, ValueRange{step});
+          outer = arith::AddIOp::create(rewriter, loc, outer,
+                                        i32Const(rewriter, loc, rowsPerRound));
+        }
+        Value inside = arith::AndIOp::create(
+            rewriter, loc, fixedInside,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  outer, view.sizes[outerViewDim]));
+        if (Value pred = adaptor.getPredicate())
+          inside = arith::AndIOp::create(rewriter, loc, inside, pred);
+        issue(inside, bytes, src,
+              dstOf(threadRow, round * rowsPerRound, col, bits));
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
+
+    // General case: vector q of the tile goes to thread q % threads.
     for (int64_t first = 0; first < total; first += threads) {
       Value q = arith::AddIOp::create(rewriter, loc, tid,
                                       i32Const(rewriter, loc, first));
-      Value row = arith::DivUIOp::create(rewriter, loc, q,
-                                         i32Const(rewriter, loc, perRow));
+      Value active =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, q,
+                                i32Const(rewriter, loc, total));
+      q = arith::SelectOp::create(rewriter, loc, active, q, zero);
+      Value row = arith::DivUIOp::create(rewriter, loc, q, perRowC);
       Value col = arith::MulIOp::create(
-          rewriter, loc,
-          arith::RemUIOp::create(rewriter, loc, q,
-                                 i32Const(rewriter, loc, perRow)),
-          i32Const(rewriter, loc, vec));
+          rewriter, loc, arith::RemUIOp::create(rewriter, loc, q, perRowC),
+          vecC);
       SmallVector<Value> coords(adaptor.getOffsets());
       coords[outerViewDim] =
           arith::AddIOp::create(rewriter, loc, coords[outerViewDim], row);
       coords[innerViewDim] =
           arith::AddIOp::create(rewriter, loc, coords[innerViewDim], col);
-      // Bytes of this vector inside the view: 16, or fewer at the end of the
-      // contiguous dimension, or 0 outside; the rest is zero-filled.
       SmallVector<Value> outerCoords(coords);
-      outerCoords[innerViewDim] = i32Const(rewriter, loc, 0);
-      Value inside = inBounds(rewriter, loc, view, outerCoords);
-      Value left = arith::SubIOp::create(
-          rewriter, loc, view.sizes[innerViewDim], coords[innerViewDim]);
-      left = arith::MaxSIOp::create(rewriter, loc, left,
-                                    i32Const(rewriter, loc, 0));
-      left = arith::MinSIOp::create(rewriter, loc, left,
-                                    i32Const(rewriter, loc, vec));
-      Value bytes = arith::MulIOp::create(
-          rewriter, loc, left, i32Const(rewriter, loc, elementBytes));
+      outerCoords[innerViewDim] = zero;
+      Value inside = arith::AndIOp::create(
+          rewriter, loc, inBounds(rewriter, loc, view, outerCoords), active);
       if (Value pred = adaptor.getPredicate())
         inside = arith::AndIOp::create(rewriter, loc, inside, pred);
-      if (first + threads > total) {
-        Value active =
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, q,
-                                  i32Const(rewriter, loc, total));
-        inside = arith::AndIOp::create(rewriter, loc, inside, active);
-      }
-      bytes = arith::SelectOp::create(rewriter, loc, inside, bytes,
-                                      i32Const(rewriter, loc, 0));
-      // An empty copy still needs a valid address: the view's base.
-      SmallVector<Value> safeCoords;
-      for (Value c : coords)
-        safeCoords.push_back(arith::SelectOp::create(
-            rewriter, loc, inside, c, i32Const(rewriter, loc, 0)));
-      Value src =
-          viewElementAddress(rewriter, loc, view, safeCoords, elementType);
-      Value i0 = inner == 1 ? row : col, i1 = inner == 1 ? col : row;
-      Value offset = sharedOffset(rewriter, loc, layout, shape, i0, i1);
-      // Threads beyond the tile (total % threads) copy nothing to vector 0.
-      if (first + threads > total) {
-        Value active =
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, q,
-                                  i32Const(rewriter, loc, total));
-        offset = arith::SelectOp::create(rewriter, loc, active, offset,
-                                         i32Const(rewriter, loc, 0));
-      }
-      Value byteOffset = arith::MulIOp::create(
-          rewriter, loc, offset, i32Const(rewriter, loc, elementBytes));
-      Value dst = LLVM::GEPOp::create(
-          rewriter, loc, adaptor.getBuffer().getType(), rewriter.getI8Type(),
-          adaptor.getBuffer(), ValueRange{byteOffset});
-      NVVM::CpAsyncOp::create(rewriter, loc, dst, src, /*size=*/16u,
-                              NVVM::LoadCacheModifierKind::CG, bytes);
+      Value src = viewElementAddress(rewriter, loc, view, coords, elementType);
+      issue(inside, innerBytes(coords[innerViewDim]), src,
+            dstOf(row, 0, col, llvm::Log2_64(perRow)));
     }
     rewriter.eraseOp(op);
     return success();

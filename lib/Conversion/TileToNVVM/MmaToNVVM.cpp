@@ -36,26 +36,31 @@ struct SharedTileReader {
   Value base; // !llvm.ptr<3>
   SharedLayoutAttr layout;
   SmallVector<int64_t, 2> shape;
-  int64_t elementBytes;
+  Type elementType;
+
+  /// An element of the tile as thread-dependent parts plus constants.
+  struct Coord {
+    Value t0;
+    int64_t c0;
+    Value t1;
+    int64_t c1;
+  };
 
   /// ldmatrix of `count` 8x8 matrices; lane l addresses row l % 8 of matrix
-  /// l / 8, whose origin (in tile coordinates) `origin(j)` gives. The
-  /// matrix rows run along the tile's non-contiguous dimension: `.trans`
-  /// is used when that is not what the fragment wants (`transpose`).
-  SmallVector<Value>
-  load(OpBuilder &b, Location loc, Value lane, int count,
-       function_ref<std::pair<Value, Value>(Value, Value)> laneElement,
-       bool transpose) const {
+  /// l / 8, the element `laneElement(j, r)` gives. `.trans` is used when
+  /// the rows of the stored matrices are not the fragment's (`transpose`).
+  /// `threadChunkBits` bounds the thread part of the contiguous coordinate
+  /// (in 16-byte vectors), see sharedOffset.
+  SmallVector<Value> load(OpBuilder &b, Location loc, Value lane, int count,
+                          function_ref<Coord(Value, Value)> laneElement,
+                          bool transpose, unsigned threadChunkBits) const {
     // Lane l: matrix j = l / 8, row r = l % 8 (lanes past 8 * count repeat).
     Value j = arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 3));
     j = arith::AndIOp::create(b, loc, j, i32Const(b, loc, count - 1));
     Value r = arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 7));
-    auto [i0, i1] = laneElement(j, r);
-    Value offset = sharedOffset(b, loc, layout, shape, i0, i1);
-    Value bytes =
-        arith::MulIOp::create(b, loc, offset, i32Const(b, loc, elementBytes));
-    Value addr = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(),
-                                     base, ValueRange{bytes});
+    Coord e = laneElement(j, r);
+    Value addr = sharedAddress(b, loc, base, layout, shape, elementType, e.t0,
+                               e.c0, e.t1, e.c1, threadChunkBits);
     Type i32 = b.getI32Type();
     SmallVector<Type> fields(count, i32);
     Type resultType =
@@ -109,10 +114,9 @@ struct MmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     SmallVector<Value> aRegs;
     int64_t aTiles = 0; // 8-wide column blocks of a register A
     if (auto aBuf = dyn_cast<SharedBufferType>(op.getA().getType())) {
-      aReader = SharedTileReader{adaptor.getA(),
-                                 cast<SharedLayoutAttr>(aBuf.getLayout()),
-                                 SmallVector<int64_t, 2>(aBuf.getShape()),
-                                 elementType.getIntOrFloatBitWidth() / 8};
+      aReader = SharedTileReader{
+          adaptor.getA(), cast<SharedLayoutAttr>(aBuf.getLayout()),
+          SmallVector<int64_t, 2>(aBuf.getShape()), elementType};
     } else {
       aRegs = unpackVector(rewriter, loc, adaptor.getA());
       aTiles = k / 8;
@@ -120,7 +124,7 @@ struct MmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     auto bLayout = cast<SharedLayoutAttr>(bType.getLayout());
     SharedTileReader bReader{adaptor.getB(), bLayout,
                              SmallVector<int64_t, 2>(bType.getShape()),
-                             elementType.getIntOrFloatBitWidth() / 8};
+                             elementType};
     // B is K x N; ldmatrix rows are n when K is contiguous (no .trans).
     bool bTrans = bLayout.getOrder()[0] == 1;
 
@@ -144,11 +148,6 @@ struct MmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     auto mul = [&](Value x, int64_t y) -> Value {
       return arith::MulIOp::create(rewriter, loc, x, c(y));
     };
-    // First row of this warp's row block `rep`.
-    auto rowBase = [&](int64_t rep) -> Value {
-      return add(c(rep * 16 * warpsM), mul(warp, 16));
-    };
-
     auto accIndex = [&](int64_t rep, int64_t nt, int64_t r) {
       return (rep * nTiles + nt) * 4 + r;
     };
@@ -159,21 +158,22 @@ struct MmaLowering : OpConversionPattern<tilegpu::MmaOp> {
       for (int64_t rep = 0; rep < repM; ++rep) {
         if (aReader) {
           bool aTrans = aReader->layout.getOrder()[0] == 0;
-          Value row0 = rowBase(rep);
+          Value warpRow = mul(warp, 16);
           SmallVector<Value> regs = aReader->load(
               rewriter, loc, lane, 4,
-              [&](Value j, Value r) -> std::pair<Value, Value> {
+              [&](Value j, Value r) -> SharedTileReader::Coord {
                 // Matrix j: rows (j % 2) * 8, columns (j / 2) * 8 of the
                 // 16x16 A block; without .trans lane rows are tile rows.
                 Value jm = arith::AndIOp::create(rewriter, loc, j, c(1));
                 Value jk = arith::ShRUIOp::create(rewriter, loc, j, c(1));
-                Value rowOff = mul(jm, 8), colOff = mul(jk, 8);
+                Value rowOff = add(warpRow, mul(jm, 8)), colOff = mul(jk, 8);
+                int64_t row0 = rep * 16 * warpsM;
                 if (!aTrans)
-                  return {add(add(row0, rowOff), r), add(c(ks * 16), colOff)};
+                  return {add(rowOff, r), row0, colOff, ks * 16};
                 // M contiguous: lane rows walk k.
-                return {add(row0, rowOff), add(add(c(ks * 16), colOff), r)};
+                return {rowOff, row0, add(colOff, r), ks * 16};
               },
-              aTrans);
+              aTrans, aTrans ? llvm::Log2_64(2 * warpsM) : 1);
           for (Value reg : regs)
             aFrag[rep].push_back(asOperand(reg));
         } else {
@@ -196,17 +196,16 @@ struct MmaLowering : OpConversionPattern<tilegpu::MmaOp> {
         int count = nt + 1 < nTiles ? 4 : 2;
         SmallVector<Value> regs = bReader.load(
             rewriter, loc, lane, count,
-            [&](Value j, Value r) -> std::pair<Value, Value> {
+            [&](Value j, Value r) -> SharedTileReader::Coord {
               // Matrix j: k block (j % 2) * 8, n block nt * 8 + (j / 2) * 8.
               Value jk = arith::AndIOp::create(rewriter, loc, j, c(1));
               Value jn = arith::ShRUIOp::create(rewriter, loc, j, c(1));
-              Value kOff = add(c(ks * 16), mul(jk, 8));
-              Value nOff = add(c(nt * 8), mul(jn, 8));
+              Value kOff = mul(jk, 8), nOff = mul(jn, 8);
               if (!bTrans) // K contiguous: lane rows walk n.
-                return {kOff, add(nOff, r)};
-              return {add(kOff, r), nOff}; // N contiguous: rows walk k.
+                return {kOff, ks * 16, add(nOff, r), nt * 8};
+              return {add(kOff, r), ks * 16, nOff, nt * 8}; // rows walk k
             },
-            bTrans);
+            bTrans, 1);
         for (int64_t half = 0; half < count / 2; ++half) {
           Value b0 = asOperand(regs[2 * half]),
                 b1 = asOperand(regs[2 * half + 1]);

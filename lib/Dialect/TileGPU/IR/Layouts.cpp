@@ -113,7 +113,7 @@ int64_t mlir::tilegpu::getSharedOffset(SharedLayoutAttr layout,
   int64_t vec = layout.getVec();
   int64_t phase = (row / layout.getPerPhase()) % layout.getMaxPhase();
   int64_t chunk = (col / vec) ^ phase;
-  return row * innerSize + chunk * vec + col % vec;
+  return row * (innerSize + layout.getPad()) + chunk * vec + col % vec;
 }
 
 SharedLayoutAttr mlir::tilegpu::getSwizzledSharedLayout(
@@ -126,5 +126,13 @@ SharedLayoutAttr mlir::tilegpu::getSwizzledSharedLayout(
   unsigned maxPhase =
       std::max<int64_t>(1, std::min<int64_t>(8, shape[contiguousDim] / vec));
   SmallVector<unsigned> order = {contiguousDim, 1 - contiguousDim};
-  return SharedLayoutAttr::get(ctx, order, vec, perPhase, maxPhase);
+  return SharedLayoutAttr::get(ctx, order, vec, perPhase, maxPhase, 0);
+}
+
+SharedLayoutAttr mlir::tilegpu::getPaddedSharedLayout(MLIRContext *ctx,
+                                                      unsigned elementBits,
+                                                      unsigned contiguousDim) {
+  unsigned vec = 128 / elementBits;
+  SmallVector<unsigned> order = {contiguousDim, 1 - contiguousDim};
+  return SharedLayoutAttr::get(ctx, order, vec, 1, 1, vec);
 }

@@ -64,13 +64,16 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          ArrayRef<unsigned> order, unsigned vec,
-                         unsigned perPhase, unsigned maxPhase) {
+                         unsigned perPhase, unsigned maxPhase, unsigned pad) {
   if (order.size() != 2 || order[0] == order[1] || order[0] > 1 || order[1] > 1)
     return emitError() << "shared layout order must be [1, 0] or [0, 1]";
   if (vec == 0 || !llvm::isPowerOf2_32(vec) || perPhase == 0 ||
       !llvm::isPowerOf2_32(perPhase) || maxPhase == 0 ||
       !llvm::isPowerOf2_32(maxPhase))
     return emitError() << "vec, perPhase and maxPhase must be powers of two";
+  if (pad % vec != 0)
+    return emitError() << "pad must be a multiple of vec (rows stay 16-byte "
+                          "aligned)";
   return success();
 }
 
@@ -117,5 +120,9 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 int64_t SharedBufferType::getTileBytes() const {
   ArrayRef<int64_t> tile = getTileShape();
-  return tile[0] * tile[1] * getElementType().getIntOrFloatBitWidth() / 8;
+  auto layout = cast<SharedLayoutAttr>(getLayout());
+  unsigned inner = layout.getOrder()[0];
+  int64_t rowElements = tile[inner] + layout.getPad();
+  return tile[1 - inner] * rowElements *
+         getElementType().getIntOrFloatBitWidth() / 8;
 }

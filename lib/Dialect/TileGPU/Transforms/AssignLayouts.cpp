@@ -60,8 +60,8 @@ bool isConstantSource(Operation *op) {
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(func::FuncOp func, int numWarps)
-      : func(func), numWarps(numWarps),
+  LayoutAssigner(func::FuncOp func, int numWarps, bool padded)
+      : func(func), numWarps(numWarps), padded(padded),
         mmaLayout(MmaLayoutAttr::get(func.getContext(), 2,
                                      {static_cast<unsigned>(numWarps), 1u})) {}
 
@@ -70,6 +70,7 @@ public:
 private:
   func::FuncOp func;
   int numWarps;
+  bool padded;
   MmaLayoutAttr mmaLayout;
   DenseMap<Value, Attribute> layouts;
   SmallVector<Value> worklist;
@@ -115,8 +116,10 @@ FailureOr<Value> LayoutAssigner::stageInShared(LoadOp load, bool isOperandA) {
     return load.emitOpError()
            << "loads feeding mma pad with zero only (mask the scores instead)";
   MLIRContext *ctx = func.getContext();
-  auto sharedLayout = getSwizzledSharedLayout(
-      ctx, type.getShape(), 16, static_cast<unsigned>(contiguous));
+  auto sharedLayout =
+      padded ? getPaddedSharedLayout(ctx, 16, static_cast<unsigned>(contiguous))
+             : getSwizzledSharedLayout(ctx, type.getShape(), 16,
+                                       static_cast<unsigned>(contiguous));
   auto bufferType = SharedBufferType::get(ctx, type.getShape(),
                                           type.getElementType(), sharedLayout);
   OpBuilder b(ctx);
@@ -394,7 +397,12 @@ struct TileGPUAssignLayoutsPass
                        << warps;
       return signalPassFailure();
     }
-    if (failed(LayoutAssigner(func, warps).run()))
+    if (sharedLayout != "padded" && sharedLayout != "swizzled") {
+      func.emitError() << "shared-layout must be padded or swizzled, got '"
+                       << sharedLayout << "'";
+      return signalPassFailure();
+    }
+    if (failed(LayoutAssigner(func, warps, sharedLayout == "padded").run()))
       signalPassFailure();
   }
 };

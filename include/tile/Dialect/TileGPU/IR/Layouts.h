@@ -69,6 +69,11 @@ SharedLayoutAttr getSwizzledSharedLayout(MLIRContext *ctx,
                                          unsigned elementBits,
                                          unsigned contiguousDim);
 
+/// The padded shared layout (one 16-byte vector of padding per row) for a
+/// 2-d tile whose dimension `contiguousDim` is contiguous in memory.
+SharedLayoutAttr getPaddedSharedLayout(MLIRContext *ctx, unsigned elementBits,
+                                       unsigned contiguousDim);
+
 } // namespace tilegpu
 } // namespace mlir
 

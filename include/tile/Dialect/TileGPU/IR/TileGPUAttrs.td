@@ -57,25 +57,32 @@ def TileGPU_SliceLayoutAttr : TileGPU_Attr<"SliceLayout", "slice"> {
 }
 
 def TileGPU_SharedLayoutAttr : TileGPU_Attr<"SharedLayout", "shared"> {
-  let summary = "a swizzled shared-memory tile";
+  let summary = "a swizzled or padded shared-memory tile";
   let description = [{
     `order` lists the dimensions of a 2-d tile from fastest to slowest
     varying in memory. Rows (along the slow dimension) are stored one after
-    another; inside a row, 16-byte vectors of `vec` elements are permuted by
-    an XOR swizzle: vector `c` of row `r` is stored at position
-    `c ^ ((r / perPhase) % maxPhase)`. With 128-byte rows this is the
-    pattern `ldmatrix` reads without bank conflicts and the one Hopper's
-    TMA and wgmma descriptors call 128B swizzle.
+    another, each followed by `pad` unused elements; inside a row, 16-byte
+    vectors of `vec` elements are permuted by an XOR swizzle: vector `c` of
+    row `r` is stored at position `c ^ ((r / perPhase) % maxPhase)`.
+
+    Two instances matter. Swizzled (`maxPhase = 8`, `pad = 0`): with
+    128-byte rows this is the pattern Hopper's TMA and wgmma descriptors
+    call 128B swizzle. Padded (`maxPhase = 1`, `pad = vec`): a 16-byte gap
+    per row spreads the 8 rows an `ldmatrix` reads over distinct banks, and
+    every access is a per-thread base plus a compile-time offset, which
+    keeps the address registers of an mma.sync loop few.
 
     ```mlir
     #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8>
+    #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
     ```
   }];
   let parameters = (ins ArrayRefParameter<"unsigned">:$order, "unsigned":$vec,
-                        "unsigned":$perPhase, "unsigned":$maxPhase);
+                        "unsigned":$perPhase, "unsigned":$maxPhase,
+                        DefaultValuedParameter<"unsigned", "0">:$pad);
   let assemblyFormat = [{
     `<` `order` `=` `[` $order `]` `,` `vec` `=` $vec `,` `perPhase` `=`
-    $perPhase `,` `maxPhase` `=` $maxPhase `>`
+    $perPhase `,` `maxPhase` `=` $maxPhase (`,` `pad` `=` $pad^)? `>`
   }];
   let genVerifyDecl = 1;
 }

@@ -51,8 +51,8 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"
     `scf` control flow, then rewrites every tensor type with its layout.
 
     A `tile.mma` operand produced by a load becomes a shared-memory tile:
-    `tilegpu.alloc` (swizzled so that `ldmatrix` reads it without bank
-    conflicts), `tilegpu.async_copy` (cp.async, 16 bytes per thread),
+    `tilegpu.alloc` (padded or swizzled so that `ldmatrix` reads it without
+    bank conflicts), `tilegpu.async_copy` (cp.async, 16 bytes per thread),
     commit, wait and barrier, all visible for `tilegpu-pipeline` to
     reorder; `tile.mma` becomes `tilegpu.mma`. An f16/bf16 operand computed
     in registers (attention's P) keeps the accumulator layout, whose
@@ -65,7 +65,10 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"
     Option<"numWarps", "num-warps", "int", "0",
            "Warps per block (0: the kernel's num_warps hint for the chip)">,
     Option<"chip", "chip", "std::string", "\"sm_80\"",
-           "Target chip, selecting the kernel's per-architecture hints">
+           "Target chip, selecting the kernel's per-architecture hints">,
+    Option<"sharedLayout", "shared-layout", "std::string", "\"padded\"",
+           "Shared tiles for mma operands: padded (mma.sync: immediate "
+           "offsets) or swizzled (the 128B pattern of TMA/wgmma)">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect"];
