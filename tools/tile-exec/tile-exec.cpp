@@ -374,7 +374,7 @@ static int run(MLIRContext &ctx) {
                    OpPassManager::Nesting::Implicit);
     std::string error;
     llvm::raw_string_ostream errorStream(error);
-    if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
+    if (failed(parseKernelPipeline(pipeline, pm, errorStream))) {
       llvm::errs() << "error: bad pipeline '" << pipeline << "': " << error
                    << "\n";
       return 1;

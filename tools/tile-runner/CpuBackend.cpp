@@ -199,7 +199,7 @@ std::string run(const CpuRunOptions &options, const AttentionConfig &cfg,
                    OpPassManager::Nesting::Implicit);
     std::string error;
     llvm::raw_string_ostream errorStream(error);
-    if (failed(parsePassPipeline(options.pipeline, pm, errorStream)))
+    if (failed(exec::parseKernelPipeline(options.pipeline, pm, errorStream)))
       return "bad pipeline '" + options.pipeline + "': " + error;
     if (failed(pm.run(*module)))
       return "pipeline '" + options.pipeline + "' failed";

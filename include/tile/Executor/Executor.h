@@ -39,6 +39,7 @@
 #define TILE_EXECUTOR_EXECUTOR_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
 
 #include <array>
@@ -114,6 +115,14 @@ private:
   explicit Executable(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl;
 };
+
+/// Parses a textual pass pipeline for a module of kernels into `pm` (which
+/// runs on builtin.module). Each element of the top-level list that is
+/// anchored on func.func (the tile passes) is nested into func.func, so that
+/// "canonicalize,cse,tile-split-loop" works as tile-opt's flags do; explicit
+/// anchors ("func.func(...)") and named pipelines are kept as written.
+LogicalResult parseKernelPipeline(StringRef pipeline, OpPassManager &pm,
+                                  raw_ostream &errorStream);
 
 } // namespace exec
 } // namespace tile
