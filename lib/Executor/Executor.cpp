@@ -625,6 +625,11 @@ LogicalResult Compiler::compileKernel() {
     return kernel.emitError() << "tile executor: kernel has no body";
   if (kernel.getNumResults() != 0)
     return kernel.emitError() << "tile executor: a kernel returns nothing";
+  for (Type type : kernel.getArgumentTypes())
+    if (!isa<ViewType, IntegerType, IndexType, FloatType>(type))
+      return kernel.emitError()
+             << "tile executor: kernel arguments are views and scalars, got "
+             << type;
   return compileRegion(kernel.getBody(), impl.entry, kernel);
 }
 

@@ -96,3 +96,11 @@ func.func @huge() {
   %x = tile.full 1.0 shape [65536, 65536] : tensor<65536x65536xf32>
   return
 }
+
+// Kernel arguments are views and scalars, not tiles.
+// RUN: not tile-exec %s --kernel=tile_arg --arg='f32=1' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TILEARG
+// TILEARG: errors.mlir:[[@LINE+1]]:1: error: tile executor: kernel arguments are views and scalars, got 'tensor<4xf32>'
+func.func @tile_arg(%t: tensor<4xf32>) {
+  return
+}
