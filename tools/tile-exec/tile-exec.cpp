@@ -69,6 +69,10 @@ static llvm::cl::opt<unsigned>
                llvm::cl::init(1));
 static llvm::cl::opt<std::string>
     printList("print", llvm::cl::desc("Views to print (names), default all"));
+static llvm::cl::opt<bool>
+    compileOnly("compile-only",
+                llvm::cl::desc("Only check that the executor supports the "
+                               "kernel; take no arguments, run nothing"));
 static llvm::cl::opt<bool> printHex("hex",
                                     llvm::cl::desc("Print bit patterns"));
 
@@ -395,6 +399,9 @@ static int run(MLIRContext &ctx) {
       llvm::errs() << "error: bad grid size '" << item << "'\n";
       return 1;
     }
+
+  if (compileOnly)
+    return failed(Executable::compile(kernel)) ? 1 : 0;
 
   if (argSpecs.size() != kernel.getNumArguments()) {
     llvm::errs() << "error: kernel '" << kernel.getName() << "' takes "
