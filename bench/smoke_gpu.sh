@@ -82,8 +82,8 @@ item f16-q-shorter run --bundle "$T/f16" --causal --lse --head-dim 64 --seq-q 11
 item f16-one-row run --bundle "$T/f16" --causal --lse --head-dim 64 --seq-q 1 --seq-k 1
 item cubin-noncausal run --bundle "$T/cubin" --head-dim 128 --seq-q 1000 --seq-k 1023 \
   --verbose
-item bf16-gqa-smem run --bundle "$T/bf16-gqa" --dtype bf16 --heads 32 --kv-heads 8 --seq 1025
-item sampled-rows run --bundle "$T/bf16-gqa" --dtype bf16 --heads 32 --kv-heads 8 --seq 2048 \
+item bf16-gqa-smem run --bundle "$T/bf16-gqa" --head-dim 128 --dtype bf16 --heads 32 --kv-heads 8 --seq 1025
+item sampled-rows run --bundle "$T/bf16-gqa" --head-dim 128 --dtype bf16 --heads 32 --kv-heads 8 --seq 2048 \
   --batch 2 --check-rows 500
 item device-inputs run --bundle "$T/cubin" --head-dim 128 --seq 512 --inputs device
 item large-inputs run --bundle "$T/f16" --causal --lse --head-dim 64 --seq 300 --std 4
@@ -116,7 +116,7 @@ if [ -x "$sanitizer" ]; then
   item memcheck "$sanitizer" --tool memcheck --error-exitcode 99 "$runner" --backend=gpu \
     --bundle "$T/f16" --causal --lse --head-dim 64 --seq 97 --heads 2
   item racecheck "$sanitizer" --tool racecheck --error-exitcode 99 "$runner" --backend=gpu \
-    --bundle "$T/bf16-gqa" --dtype bf16 --heads 8 --kv-heads 2 --seq 64
+    --bundle "$T/bf16-gqa" --head-dim 128 --dtype bf16 --heads 8 --kv-heads 2 --seq 64
   item initcheck "$sanitizer" --tool initcheck --error-exitcode 99 "$runner" --backend=gpu \
     --bundle "$T/f16" --causal --lse --head-dim 64 --seq 64
 else

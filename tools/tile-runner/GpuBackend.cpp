@@ -545,11 +545,14 @@ std::string verifyParameters(const CudaApi *api, CUfunction function,
                     "has no cuFuncGetParamInfo)");
     return std::string();
   }
+  // Query exactly the parameters the ABI expands to: probing past the last
+  // one returns CUDA_ERROR_INVALID_VALUE, which compute-sanitizer reports as
+  // an API error. A kernel with more parameters is caught by the PTX check.
   size_t count = 0;
-  for (;; ++count) {
+  for (; count < args.count(); ++count) {
     size_t offset = 0, size = 0;
     CUresult status = api->cuFuncGetParamInfo(function, count, &offset, &size);
-    if (status == CUDA_ERROR_INVALID_VALUE || (status == CUDA_SUCCESS && !size))
+    if (status == CUDA_ERROR_INVALID_VALUE)
       break;
     if (status != CUDA_SUCCESS) {
       notes.push_back(
@@ -557,13 +560,11 @@ std::string verifyParameters(const CudaApi *api, CUfunction function,
           cudaFailure(status, "cuFuncGetParamInfo(...)", __FILE__, __LINE__));
       return std::string();
     }
-    if (count < args.count() && size != static_cast<size_t>(args.sizes[count]))
+    if (size != static_cast<size_t>(args.sizes[count]))
       return format("the kernel's parameter %zu is %zu bytes, but the "
                     "manifest abi puts %s (%d bytes) there",
                     count, size, args.descriptions[count].c_str(),
                     args.sizes[count]);
-    if (count > 4096)
-      break;
   }
   if (count != args.count())
     return format("the kernel takes %zu parameters, but the manifest abi "
