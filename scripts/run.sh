@@ -48,20 +48,38 @@ if "error" in r:
 '
 }
 
-# ---- GPU hook: to be filled in by the lead -------------------------------
-# Compile $KERNEL into a bundle with tile-compile for this GPU and run it:
-#   "$BUILD_DIR/bin/tile-compile" ... -o "$BUILD_DIR/bundles/..." &&
-#   "$RUNNER" --backend=gpu --bundle "$BUILD_DIR/bundles/..." $SHAPE --bench --json | summarize
-# Return 0 when it ran (pass or fail reported), non-zero to fall back to the
-# CPU reference backend.
+# ---- GPU path ---------------------------------------------------------------
+# Compiles $KERNEL for this GPU (chip from nvidia-smi's compute capability)
+# into a bundle with tile-compile and runs it with the correctness check.
+# Returns non-zero when that is not possible, to fall back to the CPU backend;
+# the run's own exit status is left in GPU_STATUS.
 run_gpu() {
-  return 1
+  local cc chip bundle params json status
+  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
+  case "$cc" in
+    90) chip=sm_90a ;;
+    8*) chip=sm_80 ;;
+    *) echo "make run: compute capability '$cc' is not a target of this compiler" >&2
+       return 1 ;;
+  esac
+  bundle=$BUILD_DIR/bundles/make-run-$chip
+  params=TILE_M=64,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false
+  echo "GPU found (compute capability $cc): compiling $KERNEL for $chip"
+  "$BUILD_DIR/bin/tile-compile" "$KERNEL" --chip="$chip" --params="$params" \
+      --num-warps=4 --tile-pipeline=tile-O3 -o "$bundle" || return 1
+  # shellcheck disable=SC2086
+  json=$("$RUNNER" --backend=gpu --bundle "$bundle" $SHAPE --bench --json)
+  status=$?
+  [ -n "$json" ] || return 1
+  printf '%s\n' "$json" | summarize
+  GPU_STATUS=$status
+  return 0
 }
 # ---------------------------------------------------------------------------
 
 if nvidia-smi -L >/dev/null 2>&1 && [ -x "$BUILD_DIR/bin/tile-compile" ]; then
   if run_gpu; then
-    exit 0
+    exit "$GPU_STATUS"
   fi
   echo "GPU found, but the GPU path of make run is not available: running the CPU reference backend"
 else
