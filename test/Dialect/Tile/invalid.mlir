@@ -915,3 +915,14 @@ func.func @grid_dim_syntax() {
   %0 = tile.block_id w
   return
 }
+
+// -----
+
+func.func @split_remainder_value(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{'scf.for' op 'tile.split_remainder' must be a unit attribute}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.split_remainder = 1 : i32}
+  return
+}

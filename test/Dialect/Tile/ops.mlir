@@ -252,3 +252,15 @@ func.func @view_types(%a: !tile.view<?xi8>, %b: !tile.view<?x?x?x?x?x?x?x?xbf16>
                       %c: !tile.view<?x?x?xf64>) {
   return
 }
+
+// The marker tile-split-loop leaves on remainder loops.
+// CHECK-LABEL: func.func @split_remainder
+// CHECK: scf.for
+// CHECK: } {tile.split_remainder}
+func.func @split_remainder(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.split_remainder}
+  return
+}

@@ -294,6 +294,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return name == getKernelAttrName() ? verifyKernelAttr(op, attr.getValue())
                                        : verifyParamsAttr(op, attr.getValue());
   }
+  if (name == getSplitRemainderAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
   return op->emitOpError() << "unknown tile dialect attribute '" << name << "'";
 }
 

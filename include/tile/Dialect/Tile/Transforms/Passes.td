@@ -57,4 +57,207 @@ def TileSpecialize : Pass<"tile-specialize", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileSplitLoop : Pass<"tile-split-loop", "func::FuncOp"> {
+  let summary = "Split loops where a branch or a mask on the induction variable is uniform";
+  let description = [{
+    Index-set splitting of `scf.for` loops, the cuTile post's "K-loop split"
+    done by the compiler. A loop is split into consecutive loops over
+    `[lb, s)`, `[s, e)` and `[e, ub)` (`lb <= s <= e <= ub`, on the loop's
+    iteration lattice) such that in the middle loop a condition is known to
+    hold on every iteration, so that the condition disappears from it:
+
+    - **branches**: an `scf.if` whose condition is a comparison (`slt`,
+      `sle`, `sgt`, `sge`, either operand order, possibly `andi`-combined) of
+      an affine function of the induction variable with loop-invariant
+      values. The middle loop keeps the `then` region, the others keep the
+      `else` region; the branch is gone from all of them.
+    - **masks**: a `tile.select %mask, %x, %y` whose `%mask` is built from
+      `arith.cmpi` of integer tiles affine in the induction variable
+      (`tile.iota` + `tile.splat(j * TILE_N)` against `tile.splat(n)` or
+      `tile.iota + tile.splat(m)`, through `tile.broadcast`, `reshape`,
+      `permute`, `arith.addi/subi/muli`, combined with `arith.andi`). An
+      analysis describes each integer tile as `a*j + b + [lo, hi]` (`a` a
+      constant, `b` a sum of loop-invariant scalars, `[lo, hi]` the range of
+      the per-element offsets) and derives, for every comparison, the
+      iterations where it holds for *all* elements. In the middle loop the
+      mask is replaced by `tile.full true`, so `tile.select` folds away under
+      `canonicalize`; the remainder loops keep the mask and are marked
+      `tile.split_remainder` so that running the pass again leaves them alone.
+
+    The split points are computed before the loop in `i64` (no overflow),
+    clamped into `[lb, ub]` and aligned to the (constant, positive) step. The
+    analysis treats the `i32` index arithmetic of the condition as
+    mathematical integers, i.e. it assumes that positions do not wrap around
+    2^31, as the kernel's own indexing does. Loops with `unsignedCmp` or a
+    non-constant step are left alone. Fully masked iterations are not
+    removed: skipping them is not an identity on the online-softmax state
+    when V holds infinities or NaNs, and the kernel's loop bound already
+    stops at the diagonal.
+
+    Causal flash attention (`tile-specialize` with `CAUSAL=true`, then
+    `canonicalize`), before:
+
+    ```mlir
+    scf.for %j = %c0 to %n step %c1 iter_args(...) {
+      %qk = tile.mma %q, %k, %zero : ...
+      %nj = arith.muli %j, %c64 : i32
+      %cols = arith.addi %iota_n, (tile.splat %nj) : tensor<1x64xi32>
+      %ge = arith.cmpi sge, (tile.broadcast %offs_m), (tile.broadcast %cols)
+      %s = tile.select %ge, %qk, %ninf : tensor<64x64xi1>, tensor<64x64xf32>
+      ...
+    }
+    ```
+
+    After (`%m_start` is the block's first query position):
+
+    ```mlir
+    %e = arith.floordivsi (%m_start + 1), 64       // in i64, clamped
+    %split = arith.trunci ... : i64 to i32
+    scf.for %j = %c0 to %split step %c1 iter_args(...) {
+      %qk = tile.mma %q, %k, %zero : ...           // no mask
+      ...
+    }
+    scf.for %j = %split to %n step %c1 iter_args(...) {
+      ...                                          // masked, as before
+    } {tile.split_remainder}
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TileRemapBlocks : Pass<"tile-remap-blocks", "func::FuncOp"> {
+  let summary = "Reorder blocks: heaviest first, optionally grouped for L2 reuse";
+  let description = [{
+    Rewrites the block ids a kernel reads, so that the hardware launches its
+    work in a better order. Both mappings are bijections of the grid onto
+    itself and blocks never communicate, so every block computes exactly
+    what some block computed before: results are bitwise identical.
+
+    **Reversal** (`mode`): `tile.block_id x` becomes
+    `tile.num_blocks x - 1 - tile.block_id x`. Blocks are launched in order
+    of increasing linear id; in causal attention the block with query tile
+    `x` visits `~x + 1` key tiles, so running the heavy blocks first leaves
+    the short ones to fill the tail of the last wave (the cuTile post's
+    "ProgramId remapping"). `mode=auto` reverses the dimension `dim` only
+    when the kernel has a loop whose trip count provably grows with
+    `tile.block_id dim` (upper bound non-decreasing in the block id, and
+    depending on it; lower bound and step not growing with it), as in causal
+    attention and not in non-causal attention. `mode=reverse` always
+    reverses, `mode=none` never does.
+
+    **Grouping** (`group-size=G`, `G > 1`): the hardware launches blocks in
+    linear order `L = x + nx * y` (x fastest), so all query tiles of one
+    (batch, head) already run side by side. With grouped-query attention,
+    `G` consecutive heads (`y` values) share one K/V head; grouping makes the
+    blocks that read the *same* K/V tiles at the same time adjacent: with
+    `nx = num_blocks x`, `ny = num_blocks y`, for every z
+
+    ```
+    L     = x + nx * y                 // launch order of the hardware ids
+    group = L / (G * nx)               // groups of G rows of the grid
+    first = group * G                  // first y of the group
+    rows  = min(G, ny - first)         // the last group may be smaller
+    r     = L % (G * nx)
+    y'    = first + r % rows           // y runs fastest inside a group
+    x'    = r / rows
+    ```
+
+    `(x', y')` is a bijection of `[0, nx) x [0, ny)`. Use
+    `group-size=QUERY_GROUP_SIZE` so that groups are aligned with K/V heads
+    (y = batch * H + head, head / QUERY_GROUP_SIZE = K/V head). Reversal, if
+    any, is applied to `x'`.
+
+    Before:
+
+    ```mlir
+    %bid_x = tile.block_id x
+    %row = arith.muli %bid_x, %c64 : i32
+    ```
+
+    After (`mode=reverse`):
+
+    ```mlir
+    %hw = tile.block_id x
+    %n = tile.num_blocks x
+    %last = arith.subi %n, %c1 : i32
+    %bid_x = arith.subi %last, %hw : i32
+    %row = arith.muli %bid_x, %c64 : i32
+    ```
+
+    Only kernels (`func.func` with `tile.kernel`) are rewritten.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"auto\"",
+           "Reverse the block order along `dim`: auto, reverse or none">,
+    Option<"dim", "dim", "std::string", "\"x\"",
+           "The grid dimension that walks the query tiles (x, y or z)">,
+    Option<"groupSize", "group-size", "int", "1",
+           "Make the blocks of G consecutive y rows adjacent (1: off)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def TileFastMath : Pass<"tile-fast-math", "func::FuncOp"> {
+  let summary = "Trade exactness for speed: ftz exp2, approximate division, FMA";
+  let description = [{
+    **WARNING: this pass changes numerical results.** Outputs are no longer
+    bitwise identical to those of the unoptimized kernel, subnormal values
+    become zero, and divisions are accurate to about 2 ulp instead of being
+    correctly rounded. It is the cuTile post's fast-math "rescue"; keep it
+    out of pipelines whose results must be reproducible bit for bit, and
+    compare fast-math and precise runs against a float64 reference.
+
+    Each part has an option:
+
+    - `flush-exp2`: sets `flush_to_zero` on every `tile.exp2`, which lowers
+      to `ex2.approx.ftz.f32`;
+    - `approx-div`: sets `rounding approx` and `flush_to_zero` on every f32
+      `tile.div` (`div.approx.ftz.f32`);
+    - `fuse-fma`: rewrites a multiply feeding an add or subtract into one
+      `math.fma` (a single rounding):
+
+      ```
+      subf(mulf(x, s), m)  ->  fma(x, s, negf(m))
+      addf(mulf(x, s), m)  ->  fma(x, s, m)        (either operand order)
+      subf(m, mulf(x, s))  ->  fma(negf(x), s, m)
+      ```
+
+      The multiply must have no other use (otherwise it would be computed
+      twice). A negated `tile.broadcast`/`tile.splat` is negated before it
+      is broadcast. The pass writes `math.fma` rather than marking the ops
+      `fastmath<contract>`: the fused form is then fixed in the IR, so the
+      CPU reference executor and the GPU compute the same rounding, instead
+      of leaving the choice to the backend.
+
+    Before:
+
+    ```mlir
+    %s = arith.mulf %qk, %scale : tensor<64x64xf32>
+    %d = arith.subf %s, %m : tensor<64x64xf32>
+    %p = tile.exp2 %d : tensor<64x64xf32>
+    %o = tile.div %acc, %l : tensor<64x128xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %n = arith.negf %m : tensor<64x64xf32>
+    %d = math.fma %qk, %scale, %n : tensor<64x64xf32>
+    %p = tile.exp2 %d flush_to_zero : tensor<64x64xf32>
+    %o = tile.div %acc, %l rounding approx flush_to_zero : tensor<64x128xf32>
+    ```
+  }];
+  let options = [
+    Option<"flushExp2", "flush-exp2", "bool", "true",
+           "Set flush_to_zero on tile.exp2">,
+    Option<"approxDiv", "approx-div", "bool", "true",
+           "Use rounding approx + flush_to_zero on f32 tile.div">,
+    Option<"fuseFma", "fuse-fma", "bool", "true",
+           "Fuse multiply-add/subtract into math.fma">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
