@@ -462,6 +462,7 @@ int main(int argc, char **argv) {
   registerCSEPass();
   registerLoopInvariantCodeMotionPass();
   registerTilePasses();
+  registerTileOptimizationPipelines();
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "tile-exec: run tile IR on the CPU\n");
   DialectRegistry registry;

@@ -39,8 +39,9 @@ namespace runner {
 namespace exec = mlir::tile::exec;
 namespace {
 
-/// The passes a --pipeline may name: canonicalize, cse, licm and the
-/// project's tile passes. Registration is global, so it happens once.
+/// The passes a --pipeline may name: canonicalize, cse, licm, the project's
+/// tile passes and its pipelines tile-O0..tile-O3. Registration is global, so
+/// it happens once.
 void registerPipelinePasses() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -48,6 +49,7 @@ void registerPipelinePasses() {
     registerCSEPass();
     registerLoopInvariantCodeMotionPass();
     mlir::tile::registerTilePasses();
+    mlir::tile::registerTileOptimizationPipelines();
   });
 }
 
