@@ -45,6 +45,35 @@ check)
   variant "f16-d128-m128n64-even-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=true"
   variant "f16-d128-m128n64-even-n" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=false,EVEN_K=true"
   ;;
+perf)
+  # The autotune space for B=4 H=32 D=128 fp16 (S a multiple of 128), tile-O3.
+  for causal in true false; do
+    c=$([ $causal = true ] && echo c || echo n)
+    common="HEAD_DIM=128,CAUSAL=$causal,EVEN_K=true"
+    variant "m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --tile-pipeline=$O3
+    variant "m128n64-w8-s2-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --stages=2 --tile-pipeline=$O3
+    variant "m128n128-w8-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --tile-pipeline=$O3
+    variant "m64n64-w4-$c" "TILE_M=64,TILE_N=64,$common" --num-warps=4 --tile-pipeline=$O3
+    variant "m64n128-w4-$c" "TILE_M=64,TILE_N=128,$common" --num-warps=4 --tile-pipeline=$O3
+    variant "m128n32-w8-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=8 --tile-pipeline=$O3
+  done
+  ;;
+ladder)
+  # The cuTile post's ladder (its Table 7), causal D=128 fp16, one bundle a
+  # step, each step one compiler option: 64x64 baseline (precise math, mask
+  # on every iteration, grid order) -> the largest tile that fits (the post
+  # uses 256x128; with mma.sync, 128x128 on 8 warps is the largest without
+  # spills) -> + tile-fast-math -> + tile-split-loop -> + tile-remap-blocks.
+  common="HEAD_DIM=128,CAUSAL=true,EVEN_K=true"
+  variant "1-baseline-m64n64" "TILE_M=64,TILE_N=64,$common" --num-warps=4 --tile-pipeline=tile-O1
+  variant "2-large-m128n128" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --tile-pipeline=tile-O1
+  variant "3-fastmath" "TILE_M=128,TILE_N=128,$common" --num-warps=8 \
+    "--tile-pipeline=tile-O1{fast-math=true}"
+  variant "4-loopsplit" "TILE_M=128,TILE_N=128,$common" --num-warps=8 \
+    "--tile-pipeline=tile-O1{fast-math=true split-loop=true}"
+  variant "5-remap" "TILE_M=128,TILE_N=128,$common" --num-warps=8 \
+    "--tile-pipeline=tile-O1{fast-math=true split-loop=true remap-blocks=true}"
+  ;;
 *)
   echo "unknown set '$set_name' (check, perf, ladder)" >&2
   exit 2

@@ -21,6 +21,7 @@
 #   CHECKS=quick|full|none (correctness sweep)  PEERS=1|0
 #   PEER_PROVIDERS=sdpa_cudnn,sdpa_flash,triton_fa,sdpa_auto (peers.py names)
 #   BUILD_DIR=build-runner  JOBS=$(nproc)  STEP_TIMEOUT=900 (seconds a step)
+#   LADDER=DIR (bundles of the optimization ladder, timed causal; ladder.md)
 # Exit status: 0 when every step ran and every check passed.
 set -euo pipefail
 
@@ -157,6 +158,52 @@ PY
   step ours ours
 else
   echo "no BUNDLES_DIR given: skipping the correctness sweep and our kernel"
+fi
+
+# The optimization ladder: each bundle of $LADDER (a folder of bundles whose
+# names sort in ladder order) timed on the causal shapes; a table in
+# $OUT/ladder.md.
+if [ -n "${LADDER:-}" ]; then
+  ladder() {
+    local rc=0 name s
+    for name in $(ls "$LADDER"); do
+      [ -f "$LADDER/$name/manifest.json" ] || continue
+      for s in ${SEQS//,/ }; do
+        limit "$runner" --backend=gpu --bundle "$LADDER/$name" \
+          --batch "$B" --heads "$H" --kv-heads "$HKV" --head-dim "$D" \
+          --seq "$s" --causal --dtype "$DTYPE" --bench --reps "$REPS" \
+          --check-rows "$CHECK_ROWS" --json > "$WORK/ladder-$name-s$s.json" \
+          2> "$WORK/ladder-$name-s$s.err" || rc=1
+      done
+    done
+    python3 - "$WORK" "$SEQS" > "$OUT/ladder.md" <<'PY' || rc=1
+import glob, json, os, sys
+work, seqs = sys.argv[1], [int(s) for s in sys.argv[2].split(",")]
+rows = {}
+for path in sorted(glob.glob(os.path.join(work, "ladder-*-s*.json"))):
+    base = os.path.basename(path)[len("ladder-"):-len(".json")]
+    name, s = base.rsplit("-s", 1)
+    try:
+        r = json.load(open(path))
+    except ValueError:
+        continue
+    t = r.get("timing", {})
+    res = r.get("resources", {})
+    cell = "%.0f" % t["tflops"] if "tflops" in t else "err"
+    if not r.get("passed"):
+        cell += " (FAIL)"
+    rows.setdefault(name, {})[int(s)] = (cell, res.get("registers"))
+print("| step | regs | " + " | ".join("S=%d" % s for s in seqs) + " |")
+print("| --- | ---: | " + " | ".join("---:" for _ in seqs) + " |")
+for name in sorted(rows):
+    regs = next((v[1] for v in rows[name].values() if v[1]), "")
+    print("| %s | %s | " % (name, regs) +
+          " | ".join(rows[name].get(s, ("-", None))[0] for s in seqs) + " |")
+PY
+    cat "$OUT/ladder.md"
+    return $rc
+  }
+  step ladder ladder
 fi
 
 if [ "$PEERS" = 1 ]; then

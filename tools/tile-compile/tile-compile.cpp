@@ -255,10 +255,15 @@ LogicalResult compile(MLIRContext &context) {
     return failure();
   progress.step("tile-specialize");
 
-  PassManager tilePM(&context);
-  if (failed(parsePassPipeline("builtin.module(" + tilePipeline + ")", tilePM,
-                               llvm::errs())))
+  PassManager tilePM(&context, ModuleOp::getOperationName());
+  if (failed(parsePassPipeline(tilePipeline, tilePM, llvm::errs())))
     return failure();
+  if (failed(applyPassManagerCLOptions(tilePM)))
+    return failure();
+  if (std::getenv("TILE_COMPILE_DEBUG")) {
+    tilePM.printAsTextualPipeline(llvm::errs());
+    llvm::errs() << "\n";
+  }
   if (failed(tilePM.run(*module)))
     return failure();
   progress.step("tile pipeline (" + tilePipeline + ")");
@@ -288,9 +293,9 @@ LogicalResult compile(MLIRContext &context) {
   gpuOptions.numWarps = numWarps;
   gpuOptions.stages = stages;
   gpuOptions.sharedLayout = sharedLayout;
-  PassManager gpuPM(&context);
+  PassManager gpuPM(&context, ModuleOp::getOperationName());
   tile::buildTileToTileGPUPipeline(gpuPM, gpuOptions);
-  if (failed(gpuPM.run(*module)))
+  if (failed(applyPassManagerCLOptions(gpuPM)) || failed(gpuPM.run(*module)))
     return failure();
   progress.step("layouts, shared memory, pipelining");
   if (emit == "tilegpu") {
@@ -303,9 +308,9 @@ LogicalResult compile(MLIRContext &context) {
   int64_t sharedBytes = sharedAttr ? sharedAttr.getInt() : 0;
 
   gpuOptions.emitBinary = emit != "nvvm";
-  PassManager ptxPM(&context);
+  PassManager ptxPM(&context, ModuleOp::getOperationName());
   tile::buildTileGPUToPTXPipeline(ptxPM, gpuOptions);
-  if (failed(ptxPM.run(*module)))
+  if (failed(applyPassManagerCLOptions(ptxPM)) || failed(ptxPM.run(*module)))
     return failure();
   progress.step("NVVM and PTX (LLVM NVPTX)");
   if (emit == "nvvm") {
@@ -402,6 +407,13 @@ LogicalResult compile(MLIRContext &context) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Passes and pipelines are registered before the command line is parsed:
+  // pipeline options are command-line options too.
+  registerCanonicalizerPass();
+  registerCSEPass();
+  registerLoopInvariantCodeMotionPass();
+  tile::registerTilePasses();
+  tile::registerTileOptimizationPipelines();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
@@ -414,13 +426,11 @@ int main(int argc, char **argv) {
                   arith::ArithDialect, func::FuncDialect, math::MathDialect,
                   scf::SCFDialect, cf::ControlFlowDialect>();
   tile::registerGPUTargetDialects(registry);
-  registerCanonicalizerPass();
-  registerCSEPass();
-  registerLoopInvariantCodeMotionPass();
-  tile::registerTilePasses();
   tile::enableShortSharedPointers();
 
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics point at the kernel source; the whole op in a note buries them.
+  context.printOpOnDiagnostic(false);
   return failed(compile(context)) ? 1 : 0;
 }

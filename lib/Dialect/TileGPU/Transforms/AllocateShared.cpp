@@ -43,7 +43,8 @@ struct TileGPUAllocateSharedPass
     });
     if (offset > maxSharedBytes) {
       func.emitError() << "the kernel needs " << offset
-                       << " bytes of shared memory; " << maxSharedBytes
+                       << " bytes of shared memory; "
+                       << static_cast<int>(maxSharedBytes)
                        << " are available per block (smaller tiles or fewer "
                           "pipeline stages)";
       return signalPassFailure();

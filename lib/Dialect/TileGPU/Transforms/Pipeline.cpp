@@ -108,22 +108,40 @@ private:
   func::FuncOp func;
   int stagesOption;
   int64_t maxShared;
-  /// Buffer (2-d alloc) -> its ring (3-d alloc), shared by all loops.
+  /// Buffer (2-d alloc) -> its ring (3-d alloc); rings are shared by the
+  /// loops that run one after the other.
   DenseMap<Value, Value> rings;
+  SmallVector<Value> ringList;
   SmallVector<scf::ForOp> pipelinedLoops;
 
   LogicalResult pipelineLoop(scf::ForOp loop, SmallVector<StagedCopy> copies,
                              int stages);
-  Value getRing(OpBuilder &b, Value buffer, int stages);
+  Value getRing(OpBuilder &b, Value buffer, int stages,
+                ArrayRef<Value> takenInThisLoop);
   void issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy, Value iv,
                  Value ring, Value stage, Value inRange);
   void dropWaitsCoveredByLoops();
 };
 
-Value Pipeliner::getRing(OpBuilder &b, Value buffer, int stages) {
+Value Pipeliner::getRing(OpBuilder &b, Value buffer, int stages,
+                         ArrayRef<Value> takenInThisLoop) {
   if (Value ring = rings.lookup(buffer))
     return ring;
   auto type = cast<SharedBufferType>(buffer.getType());
+  // Loops run one after the other (a split loop and its tail): a later loop
+  // reuses a ring of the same tile type that an earlier loop filled, so the
+  // stages are paid for once.
+  for (Value ring : ringList) {
+    auto ringType = cast<SharedBufferType>(ring.getType());
+    if (ringType.getTileShape() == type.getShape() &&
+        ringType.getElementType() == type.getElementType() &&
+        ringType.getLayout() == type.getLayout() &&
+        ringType.getNumStages() == stages &&
+        !llvm::is_contained(takenInThisLoop, ring)) {
+      rings[buffer] = ring;
+      return ring;
+    }
+  }
   SmallVector<int64_t> shape = {stages};
   llvm::append_range(shape, type.getShape());
   auto ringType = SharedBufferType::get(
@@ -132,6 +150,7 @@ Value Pipeliner::getRing(OpBuilder &b, Value buffer, int stages) {
   b.setInsertionPointAfterValue(buffer);
   Value ring = AllocOp::create(b, buffer.getLoc(), ringType, IntegerAttr());
   rings[buffer] = ring;
+  ringList.push_back(ring);
   return ring;
 }
 
@@ -185,9 +204,9 @@ LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
         step = loop.getStep();
 
-  SmallVector<Value> ringList;
+  SmallVector<Value> loopRings;
   for (StagedCopy c : copies)
-    ringList.push_back(getRing(b, c.copy.getBuffer(), stages));
+    loopRings.push_back(getRing(b, c.copy.getBuffer(), stages, loopRings));
 
   // Prologue: the copies of the first S - 1 iterations, after a barrier
   // (an earlier loop may still read the ring).
@@ -199,7 +218,7 @@ LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
     Value inRange =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
     Value stage = arith::ConstantIntOp::create(b, loc, b.getI32Type(), s);
-    for (auto [c, ring] : llvm::zip(copies, ringList))
+    for (auto [c, ring] : llvm::zip(copies, loopRings))
       issueCopy(b, loop, c.copy, iv, ring, stage, inRange);
   }
 
@@ -227,7 +246,7 @@ LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, aheadIv, ub);
 
   int pending = (stages - 1) * static_cast<int>(copies.size()) - 1;
-  for (auto [c, ring] : llvm::zip(copies, ringList)) {
+  for (auto [c, ring] : llvm::zip(copies, loopRings)) {
     b.setInsertionPoint(c.copy);
     AsyncWaitOp::create(b, loc, pending);
     BarrierOp::create(b, loc);
@@ -321,31 +340,44 @@ LogicalResult Pipeliner::run() {
     }
     if (stages < 2)
       continue;
-    // Fit the rings into shared memory with everything else.
-    auto fits = [&](int s) {
-      int64_t total = 0;
-      DenseSet<Value> ringed;
-      for (StagedCopy c : copies)
-        ringed.insert(c.copy.getBuffer());
-      func.walk([&](AllocOp alloc) {
-        Value v = alloc.getResult();
-        if (ringed.contains(v) ||
-            llvm::is_contained(llvm::make_second_range(rings), v))
-          return;
-        total += allocBytes(alloc);
-      });
-      for (Value buffer : ringed)
-        total += cast<SharedBufferType>(buffer.getType()).getTileBytes() * s;
-      return total <= maxShared;
-    };
-    while (stages >= 2 && !fits(stages))
-      --stages;
-    if (stages < 2)
-      continue;
-    // Every loop sharing a ring must use its stage count.
-    for (StagedCopy c : copies)
-      if (Value ring = rings.lookup(c.copy.getBuffer()))
-        stages = cast<SharedBufferType>(ring.getType()).getNumStages();
+    // A loop that runs after an already pipelined one (a split loop's tail)
+    // reuses its rings, and their stage count.
+    SmallVector<Value> reused;
+    for (StagedCopy c : copies) {
+      auto type = cast<SharedBufferType>(c.copy.getBuffer().getType());
+      for (Value ring : ringList) {
+        auto ringType = cast<SharedBufferType>(ring.getType());
+        if (ringType.getTileShape() == type.getShape() &&
+            ringType.getLayout() == type.getLayout() &&
+            ringType.getElementType() == type.getElementType() &&
+            !llvm::is_contained(reused, ring)) {
+          reused.push_back(ring);
+          break;
+        }
+      }
+    }
+    if (reused.size() == copies.size()) {
+      stages = cast<SharedBufferType>(reused.front().getType()).getNumStages();
+    } else {
+      // Fit the new rings into shared memory with every buffer in use.
+      auto fits = [&](int s) {
+        int64_t total = 0;
+        DenseSet<Value> staged;
+        for (StagedCopy c : copies)
+          staged.insert(c.copy.getBuffer());
+        func.walk([&](AllocOp alloc) {
+          if (!alloc->use_empty() && !staged.contains(alloc.getResult()))
+            total += allocBytes(alloc);
+        });
+        for (Value buffer : staged)
+          total += cast<SharedBufferType>(buffer.getType()).getTileBytes() * s;
+        return total <= maxShared;
+      };
+      while (stages >= 2 && !fits(stages))
+        --stages;
+      if (stages < 2)
+        continue;
+    }
     if (failed(pipelineLoop(loop, copies, stages)))
       return failure();
   }
