@@ -191,7 +191,7 @@ struct TileRemapBlocksPass
     if (groupSize < 1) {
       kernel.emitError() << "tile-remap-blocks: group-size must be at least "
                             "1, got "
-                         << groupSize;
+                         << static_cast<int>(groupSize);
       return signalPassFailure();
     }
     bool reverse = mode == "reverse" ||
