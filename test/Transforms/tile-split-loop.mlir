@@ -523,3 +523,28 @@ func.func @negative_dynamic_mask(%n: i32, %k: i32, %init: tensor<?xf32>) -> tens
   }
   return %r : tensor<?xf32>
 }
+
+// -----
+
+// Split points are computed in i64 from 32-bit values; a 64-bit bound could
+// overflow there, so such masks are left alone.
+// CHECK-LABEL: func.func @negative_wide_term
+// CHECK-COUNT-1: scf.for
+// CHECK-NOT: scf.for
+func.func @negative_wide_term(%n: i64, %k: i64, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %c8 = arith.constant 8 : i64
+  %ninf = tile.full -inf shape [8] : tensor<8xf32>
+  %cols = tile.iota shape [8] dim 0 : tensor<8xi64>
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<8xf32>) : i64 {
+    %j8 = arith.muli %j, %c8 : i64
+    %js = tile.splat %j8 shape [8] : i64 -> tensor<8xi64>
+    %pos = arith.addi %cols, %js : tensor<8xi64>
+    %ks = tile.splat %k shape [8] : i64 -> tensor<8xi64>
+    %in = arith.cmpi slt, %pos, %ks : tensor<8xi64>
+    %s = tile.select %in, %acc, %ninf : tensor<8xi1>, tensor<8xf32>
+    scf.yield %s : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}

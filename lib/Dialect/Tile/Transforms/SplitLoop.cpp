@@ -350,6 +350,27 @@ std::optional<IterationSet> LoopAnalysis::getIterations(Value cond,
 // Split points
 //===----------------------------------------------------------------------===//
 
+/// Bounds under which the i64 arithmetic of a split point cannot overflow:
+/// terms are at most 32-bit values (|v| <= 2^31), so with at most 8 terms,
+/// coefficients up to 2^20 and constants up to 2^40 every intermediate value
+/// stays below 2^55.
+constexpr int64_t kMaxCoefficient = int64_t(1) << 20;
+constexpr int64_t kMaxConstant = int64_t(1) << 40;
+constexpr size_t kMaxTerms = 8;
+
+bool fitsSplitArithmetic(const Constraint &c) {
+  auto small = [](int64_t v, int64_t bound) {
+    return v >= -bound && v <= bound;
+  };
+  return c.terms.size() <= kMaxTerms && small(c.coeff, kMaxCoefficient) &&
+         small(c.constant, kMaxConstant) &&
+         llvm::all_of(c.terms, [&](const auto &term) {
+           auto type = dyn_cast<IntegerType>(term.first.getType());
+           return small(term.second, kMaxCoefficient) && type &&
+                  type.getWidth() <= 32;
+         });
+}
+
 /// Emits the i64 arithmetic of the split points before the loop.
 class SplitPointBuilder {
 public:
@@ -464,7 +485,7 @@ struct SplitLoopAtUniformCondition : OpRewritePattern<scf::ForOp> {
       return rewriter.notifyMatchFailure(forOp, "unsupported induction type");
     APInt stepValue;
     if (!matchPattern(forOp.getStep(), m_ConstantInt(&stepValue)) ||
-        !stepValue.isStrictlyPositive() || stepValue.getActiveBits() > 62)
+        !stepValue.isStrictlyPositive() || stepValue.getActiveBits() > 31)
       return rewriter.notifyMatchFailure(forOp, "step is not a positive "
                                                 "constant");
     int64_t step = stepValue.getSExtValue();
@@ -503,8 +524,9 @@ struct SplitLoopAtUniformCondition : OpRewritePattern<scf::ForOp> {
 
     // Nothing is created before the last reason to give up.
     for (const Constraint &c : iterations.constraints) {
-      if (c.coeff < 0 && !add(c.constant, -c.coeff))
-        return rewriter.notifyMatchFailure(forOp, "constant overflow");
+      if (!fitsSplitArithmetic(c))
+        return rewriter.notifyMatchFailure(
+            forOp, "coefficients too large for exact i64 split points");
       if (c.coeff == 0 && c.terms.empty() && c.constant < 0)
         return rewriter.notifyMatchFailure(forOp, "the condition never holds");
     }
