@@ -926,3 +926,11 @@ func.func @split_remainder_value(%n: i32) {
   } {tile.split_remainder = 1 : i32}
   return
 }
+
+// -----
+
+// A kernel without 'tile.params' declares no type parameter either.
+// expected-error @+1 {{'func.func' op uses !tile.dtype<"DTYPE"> but the kernel's 'tile.params' declares no such type parameter}}
+func.func @dtype_without_params(%v: !tile.view<?x!tile.dtype<"DTYPE">>) attributes {tile.kernel = {}} {
+  return
+}

@@ -192,6 +192,8 @@ LogicalResult verifyLaunchHints(Operation *op, DictionaryAttr hints,
   return success();
 }
 
+LogicalResult verifyDTypeUses(Operation *op, DictionaryAttr params);
+
 LogicalResult verifyKernelAttr(Operation *op, Attribute attr) {
   auto dict = dyn_cast<DictionaryAttr>(attr);
   if (!dict)
@@ -228,6 +230,9 @@ LogicalResult verifyKernelAttr(Operation *op, Attribute attr) {
         return failure();
     }
   }
+  // With 'tile.params', its verifier checks the !tile.dtype uses.
+  if (!op->hasAttr(TileDialect::getParamsAttrName()))
+    return verifyDTypeUses(op, DictionaryAttr());
   return success();
 }
 
@@ -250,7 +255,12 @@ LogicalResult verifyParamsAttr(Operation *op, Attribute attr) {
              << "'tile.params' entry '" << entry.getName().getValue()
              << "' must be an integer, a boolean or a type";
   }
-  // Every `!tile.dtype<"X">` used in the kernel must name a type parameter.
+  return verifyDTypeUses(op, dict);
+}
+
+/// Every `!tile.dtype<"X">` used in the kernel must name a type parameter of
+/// `params` (null: the kernel declares none).
+LogicalResult verifyDTypeUses(Operation *op, DictionaryAttr params) {
   WalkResult walk = op->walk([&](Operation *nested) -> WalkResult {
     auto check = [&](Type type) -> LogicalResult {
       Type element = type;
@@ -261,7 +271,8 @@ LogicalResult verifyParamsAttr(Operation *op, Attribute attr) {
       auto param = dyn_cast<DTypeParamType>(element);
       if (!param)
         return success();
-      auto bound = dyn_cast_or_null<TypeAttr>(dict.get(param.getName()));
+      auto bound = dyn_cast_or_null<TypeAttr>(
+          params ? params.get(param.getName()) : Attribute());
       if (bound)
         return success();
       return nested->emitOpError()
