@@ -493,6 +493,15 @@ struct SplitLoopAtUniformCondition : OpRewritePattern<scf::ForOp> {
     // The first branch or mask, in program order, that is uniform on a
     // range of iterations that depends on the induction variable.
     LoopAnalysis analysis(forOp);
+    // A set the split can use: it depends on j, may hold somewhere, and its
+    // split points are exact in i64.
+    auto usable = [](const std::optional<IterationSet> &set) {
+      return set && set->dependsOnInductionVar() &&
+             llvm::all_of(set->constraints, [](const Constraint &c) {
+               return fitsSplitArithmetic(c) &&
+                      !(c.coeff == 0 && c.terms.empty() && c.constant < 0);
+             });
+    };
     scf::IfOp branch;
     Value mask;
     IterationSet iterations;
@@ -500,7 +509,7 @@ struct SplitLoopAtUniformCondition : OpRewritePattern<scf::ForOp> {
       if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
         std::optional<IterationSet> set =
             analysis.getIterations(ifOp.getCondition());
-        if (set && set->exact && set->dependsOnInductionVar()) {
+        if (usable(set) && set->exact) {
           branch = ifOp;
           iterations = std::move(*set);
           return WalkResult::interrupt();
@@ -510,7 +519,7 @@ struct SplitLoopAtUniformCondition : OpRewritePattern<scf::ForOp> {
         auto type = cast<RankedTensorType>(select.getCondition().getType());
         std::optional<IterationSet> set =
             analysis.getIterations(select.getCondition());
-        if (set && set->dependsOnInductionVar() && type.hasStaticShape()) {
+        if (usable(set) && type.hasStaticShape()) {
           mask = select.getCondition();
           iterations = std::move(*set);
           return WalkResult::interrupt();
@@ -520,16 +529,8 @@ struct SplitLoopAtUniformCondition : OpRewritePattern<scf::ForOp> {
     });
     if (!branch && !mask)
       return rewriter.notifyMatchFailure(
-          forOp, "no branch or mask is uniform on a range of iterations");
-
-    // Nothing is created before the last reason to give up.
-    for (const Constraint &c : iterations.constraints) {
-      if (!fitsSplitArithmetic(c))
-        return rewriter.notifyMatchFailure(
-            forOp, "coefficients too large for exact i64 split points");
-      if (c.coeff == 0 && c.terms.empty() && c.constant < 0)
-        return rewriter.notifyMatchFailure(forOp, "the condition never holds");
-    }
+          forOp, "no branch or mask is uniform on a range of iterations "
+                 "(with split points exact in i64)");
 
     // Split points s and e, lb <= s <= e <= ub, on the iteration lattice.
     rewriter.setInsertionPoint(forOp);
