@@ -57,6 +57,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
   func.addPass(tilegpu::createTileGPULowerMemoryOps());
+  func.addPass(tilegpu::createTileGPURematerialize());
   tilegpu::TileGPUAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.chip = options.chip;

@@ -94,8 +94,10 @@ struct IotaLowering : OpConversionPattern<IotaOp> {
       constants.push_back(IntegerAttr::get(type.getElementType(), coord[dim]));
     Value base = arith::ConstantOp::create(
         rewriter, loc, type, DenseElementsAttr::get(type, constants));
-    Value thread = threadCoord(rewriter, loc, layout, dim,
-                               laneId(rewriter, loc), warpId(rewriter, loc));
+    Value thread = opaqueI32InLoop(rewriter, loc, op,
+                                   threadCoord(rewriter, loc, layout, dim,
+                                               laneId(rewriter, loc),
+                                               warpId(rewriter, loc)));
     if (!type.getElementType().isInteger(32))
       thread =
           arith::ExtSIOp::create(rewriter, loc, type.getElementType(), thread);

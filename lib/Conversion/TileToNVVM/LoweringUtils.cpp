@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -234,6 +235,28 @@ Value lowering::sharedAddress(OpBuilder &b, Location loc, Value base,
       arith::MulIOp::create(b, loc, offset, i32Const(b, loc, elementBytes));
   return LLVM::GEPOp::create(b, loc, base.getType(), i8, base,
                              ValueRange{bytes});
+}
+
+Value lowering::opaqueI32InLoop(OpBuilder &b, Location loc, Operation *user,
+                                Value value) {
+  if (!user->getParentOfType<scf::ForOp>())
+    return value;
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getI32Type(), ValueRange{value}, "mov.b32 $0, $1;",
+             "=r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None, /*asm_dialect=*/LLVM::AsmDialectAttr(),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
+Value lowering::opaqueInLoop(OpBuilder &b, Location loc, Operation *user,
+                             Value sharedPtr) {
+  if (!user->getParentOfType<scf::ForOp>())
+    return sharedPtr;
+  // Shared pointers are 32-bit (enableShortSharedPointers).
+  Value asInt = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), sharedPtr);
+  Value moved = opaqueI32InLoop(b, loc, user, asInt);
+  return LLVM::IntToPtrOp::create(b, loc, sharedPtr.getType(), moved);
 }
 
 Value lowering::viewElementAddress(OpBuilder &b, Location loc,

@@ -86,6 +86,21 @@ Value sharedAddress(OpBuilder &b, Location loc, Value base,
                     ArrayRef<int64_t> tileShape, Type elementType, Value t0,
                     int64_t c0, Value t1, int64_t c1, unsigned threadChunkBits);
 
+/// `sharedPtr` (a shared-memory pointer) passed through an opaque move when
+/// `user` is inside a loop, else `sharedPtr` itself. Addresses derived from
+/// it then stay in the loop: LLVM's LICM would otherwise hoist every
+/// `base + thread offset + constant` of an unrolled tile access (one per
+/// ldmatrix or cp.async, 40-60 of them in attention) out of the loop and keep
+/// each in a register, where ptxas spills them. In the loop they fold into
+/// the instructions' immediate offsets, for one mov per iteration.
+Value opaqueInLoop(OpBuilder &b, Location loc, Operation *user,
+                   Value sharedPtr);
+
+/// The same for an i32 value (a thread coordinate): in a loop, per-register
+/// `value + constant` tiles (an iota's element positions) are then computed
+/// where they are used instead of living in registers across the loop.
+Value opaqueI32InLoop(OpBuilder &b, Location loc, Operation *user, Value value);
+
 /// Address of the element of a view at `coords` (i32 each).
 Value viewElementAddress(OpBuilder &b, Location loc, const ViewDescriptor &view,
                          ArrayRef<Value> coords, Type elementType);

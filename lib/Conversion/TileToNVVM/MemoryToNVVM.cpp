@@ -98,14 +98,16 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
       return arith::MulIOp::create(rewriter, loc, left, bytesPerElement);
     };
     auto issue = [&](Value inside, Value bytes, Value src, Value dst) {
+      // A copy of 0 bytes reads nothing (the 16 bytes are zero-filled), so
+      // its source address may lie outside the view, as CUTLASS's zfill
+      // copies do; no clamped address needs to stay live.
       bytes = arith::SelectOp::create(rewriter, loc, inside, bytes, zero);
-      // An empty copy still needs a valid address: the view's base.
-      src = LLVM::SelectOp::create(rewriter, loc, inside, src, view.ptr);
       NVVM::CpAsyncOp::create(rewriter, loc, dst, src, /*size=*/16u,
                               NVVM::LoadCacheModifierKind::CG, bytes);
     };
+    Value dstBase = opaqueInLoop(rewriter, loc, op, adaptor.getBuffer());
     auto dstOf = [&](Value tRow, int64_t cRow, Value col, unsigned bits) {
-      Value buffer = adaptor.getBuffer();
+      Value buffer = dstBase;
       return inner == 1 ? sharedAddress(rewriter, loc, buffer, layout, shape,
                                         elementType, tRow, cRow, col, 0, bits)
                         : sharedAddress(rewriter, loc, buffer, layout, shape,

@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -115,15 +116,16 @@ struct MmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     int64_t aTiles = 0; // 8-wide column blocks of a register A
     if (auto aBuf = dyn_cast<SharedBufferType>(op.getA().getType())) {
       aReader = SharedTileReader{
-          adaptor.getA(), cast<SharedLayoutAttr>(aBuf.getLayout()),
+          opaqueInLoop(rewriter, loc, op, adaptor.getA()),
+          cast<SharedLayoutAttr>(aBuf.getLayout()),
           SmallVector<int64_t, 2>(aBuf.getShape()), elementType};
     } else {
       aRegs = unpackVector(rewriter, loc, adaptor.getA());
       aTiles = k / 8;
     }
     auto bLayout = cast<SharedLayoutAttr>(bType.getLayout());
-    SharedTileReader bReader{adaptor.getB(), bLayout,
-                             SmallVector<int64_t, 2>(bType.getShape()),
+    SharedTileReader bReader{opaqueInLoop(rewriter, loc, op, adaptor.getB()),
+                             bLayout, SmallVector<int64_t, 2>(bType.getShape()),
                              elementType};
     // B is K x N; ldmatrix rows are n when K is contiguous (no .trans).
     bool bTrans = bLayout.getOrder()[0] == 1;

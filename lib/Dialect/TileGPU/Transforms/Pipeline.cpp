@@ -112,6 +112,7 @@ private:
   /// loops that run one after the other.
   DenseMap<Value, Value> rings;
   SmallVector<Value> ringList;
+  DenseSet<Value> stagedAnywhere;
   SmallVector<scf::ForOp> pipelinedLoops;
 
   LogicalResult pipelineLoop(scf::ForOp loop, SmallVector<StagedCopy> copies,
@@ -309,6 +310,11 @@ void Pipeliner::dropWaitsCoveredByLoops() {
 LogicalResult Pipeliner::run() {
   SmallVector<scf::ForOp> loops;
   func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  // Buffers that some loop copies into with the staged pattern.
+  func.walk([&](AsyncCopyOp copy) {
+    if (copy->getParentOfType<scf::ForOp>() && matchStagedCopy(copy))
+      stagedAnywhere.insert(copy.getBuffer());
+  });
   for (scf::ForOp loop : loops) {
     SmallVector<StagedCopy> copies;
     bool ok = true;
@@ -359,14 +365,19 @@ LogicalResult Pipeliner::run() {
     if (reused.size() == copies.size()) {
       stages = cast<SharedBufferType>(reused.front().getType()).getNumStages();
     } else {
-      // Fit the new rings into shared memory with every buffer in use.
+      // Fit the new rings into shared memory with every buffer that stays:
+      // buffers staged by any loop of the kernel become (shared) rings, so
+      // only the other buffers and the rings made so far count.
       auto fits = [&](int s) {
         int64_t total = 0;
         DenseSet<Value> staged;
         for (StagedCopy c : copies)
           staged.insert(c.copy.getBuffer());
         func.walk([&](AllocOp alloc) {
-          if (!alloc->use_empty() && !staged.contains(alloc.getResult()))
+          Value v = alloc.getResult();
+          bool isRing = llvm::is_contained(ringList, v);
+          if (!alloc->use_empty() && !staged.contains(v) &&
+              (isRing || !stagedAnywhere.contains(v)))
             total += allocBytes(alloc);
         });
         for (Value buffer : staged)

@@ -42,6 +42,38 @@ def TileGPULowerMemoryOps : Pass<"tilegpu-lower-memory-ops", "::mlir::func::Func
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileGPURematerialize : Pass<"tilegpu-rematerialize", "::mlir::func::FuncOp"> {
+  let summary = "Recompute cheap tiles inside the loops that use them";
+  let description = [{
+    Loop-invariant code motion hoists every invariant tile out of loops. For
+    tiles that cost nothing to recompute but a register per element to keep
+    (a constant, a splat of a scalar, an iota, a broadcast of a row or
+    column), that trades a few instructions for dozens of live registers
+    across the loop: the broadcast of the query positions to the 128x64
+    score tile of a masked loop is 64 registers per thread. This pass clones
+    such tiles (and the cheap chains that build them) next to their uses in
+    each loop; their sources stay hoisted. Registers, not semantics, change.
+
+    Before:
+
+    ```mlir
+    %rows = tile.broadcast %offs_m shape [128, 64] : tensor<128x1xi32> -> tensor<128x64xi32>
+    scf.for ... {
+      %mask = arith.cmpi sge, %rows, %cols : tensor<128x64xi32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    scf.for ... {
+      %rows = tile.broadcast %offs_m shape [128, 64] : tensor<128x1xi32> -> tensor<128x64xi32>
+      %mask = arith.cmpi sge, %rows, %cols : tensor<128x64xi32>
+    }
+    ```
+  }];
+}
+
 def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"> {
   let summary = "Give every tile a thread layout and stage mma operands in shared memory";
   let description = [{
