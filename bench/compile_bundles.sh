@@ -44,6 +44,12 @@ check)
   variant "f16-d128-m128n64-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false,QUERY_GROUP_SIZE=4"
   variant "f16-d128-m128n64-even-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=true"
   variant "f16-d128-m128n64-even-n" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=false,EVEN_K=true"
+  # The optimized pipeline (fast math, split loop, remap) on ragged shapes.
+  variant "o3-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tile-pipeline=$O3
+  variant "o3-f16-d128-m128n32-w4-c" "TILE_M=128,TILE_N=32,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --num-warps=4 --tile-pipeline=$O3
+  variant "o3-bf16-d128-m128n128-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false,DTYPE=bf16" --tile-pipeline=$O3
+  variant "o3-f16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4" --tile-pipeline=$O3
+  variant "o3-f16-d128-m64n64-sm80-c" "TILE_M=64,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --num-warps=4 --chip=sm_80 --tile-pipeline=$O3
   ;;
 perf)
   # The autotune space for B=4 H=32 D=128 fp16 (S a multiple of 128), tile-O3.
@@ -56,6 +62,9 @@ perf)
     variant "m64n64-w4-$c" "TILE_M=64,TILE_N=64,$common" --num-warps=4 --tile-pipeline=$O3
     variant "m64n128-w4-$c" "TILE_M=64,TILE_N=128,$common" --num-warps=4 --tile-pipeline=$O3
     variant "m128n32-w8-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=8 --tile-pipeline=$O3
+    variant "m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --tile-pipeline=$O3
+    variant "m128n32-w4-s2-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --stages=2 --tile-pipeline=$O3
+    variant "m128n64-w4-s2-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=4 --stages=2 --tile-pipeline=$O3
   done
   ;;
 ladder)

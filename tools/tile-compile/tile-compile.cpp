@@ -87,6 +87,12 @@ static cl::opt<std::string>
     ptxasPath("ptxas",
               cl::desc("ptxas to assemble a cubin with (default: search)"),
               cl::init(""), cl::cat(category));
+static cl::opt<int> ptxasOptLevel(
+    "ptxas-O",
+    cl::desc("ptxas optimization level for the cubin (0-3). Lower levels "
+             "schedule less aggressively and can avoid spills in kernels at "
+             "the register limit"),
+    cl::init(3), cl::cat(category));
 static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"),
                              cl::init(false), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress output"),
@@ -178,7 +184,8 @@ bool assemble(StringRef ptxas, StringRef ptxFile, StringRef cubinFile,
   SmallString<128> logFile;
   llvm::sys::fs::createTemporaryFile("ptxas", "log", logFile);
   std::string arch = "-arch=" + chip.getValue();
-  SmallVector<StringRef> args = {ptxas,   arch, "-v",     "-O3",
+  std::string opt = "-O" + std::to_string(ptxasOptLevel.getValue());
+  SmallVector<StringRef> args = {ptxas,   arch, "-v",     opt,
                                  ptxFile, "-o", cubinFile};
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logFile),
                                           StringRef(logFile)};
@@ -205,6 +212,7 @@ bool assemble(StringRef ptxas, StringRef ptxFile, StringRef cubinFile,
   stats["spill_loads"] = grab("([0-9]+) bytes spill loads");
   stats["stack_bytes"] = grab("([0-9]+) bytes stack frame");
   stats["ptxas"] = ptxas.str();
+  stats["opt_level"] = ptxasOptLevel.getValue();
   if (!quiet)
     llvm::errs() << "[tile-compile] ptxas: " << stats["registers"]
                  << " registers, " << stats["spill_stores"]
@@ -339,6 +347,8 @@ LogicalResult compile(MLIRContext &context) {
                                << emit << "'";
   if (outputDir.empty())
     return module->emitError() << "give the bundle directory with -o";
+  if (ptxasOptLevel < 0 || ptxasOptLevel > 3)
+    return module->emitError() << "--ptxas-O must be 0, 1, 2 or 3";
 
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
     llvm::errs() << "tile-compile: cannot create " << outputDir << ": "
