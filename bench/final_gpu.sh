@@ -18,12 +18,18 @@ runner="$root/build-runner/bin/tile-runner"
   timeout 240 python3 "$root/bench/check_bundles.py" --runner "$runner" \
     --bundles "$check" --mode quick
   echo "== compute-sanitizer"
-  b="$check/o3-f16-d128-m128n64-c"
-  for tool in memcheck racecheck; do
-    timeout 120 /usr/local/cuda/bin/compute-sanitizer --tool $tool --error-exitcode 99 \
-      "$runner" --backend=gpu --bundle "$b" --head-dim 128 --heads 2 --seq-q 200 \
-      --seq-k 333 --causal --input-pos bottom-right > "$OUT/san.txt" 2>&1
-    echo "$tool exit $?: $(grep -E 'ERROR SUMMARY|result' "$OUT/san.txt" | tr '\n' ' ')"
+  for b in "$check/o3-f16-d128-m128n64-c" "$check/o3-f16-d128-m128n32-w4-c" \
+           "$check/f16-d128-m128n64-n"; do
+    causal=""
+    case "$b" in *-c) causal="--causal --input-pos bottom-right" ;; esac
+    for tool in memcheck racecheck; do
+      # shellcheck disable=SC2086
+      timeout 120 /usr/local/cuda/bin/compute-sanitizer --tool $tool --error-exitcode 99 \
+        "$runner" --backend=gpu --bundle "$b" --head-dim 128 --heads 2 --seq-q 200 \
+        --seq-k 333 $causal > "$OUT/san.txt" 2>&1
+      echo "$(basename "$b") $tool exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|result' "$OUT/san.txt" | tr '\n' ' ')"
+      grep -m4 "Race reported" "$OUT/san.txt" || true
+    done
   done
   rm -f "$OUT/san.txt"
 } > "$log" 2>&1

@@ -205,13 +205,23 @@ LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
         step = loop.getStep();
 
+  size_t ringsBefore = ringList.size();
   SmallVector<Value> loopRings;
   for (StagedCopy c : copies)
     loopRings.push_back(getRing(b, c.copy.getBuffer(), stages, loopRings));
+  bool reusesRings = llvm::any_of(loopRings, [&](Value ring) {
+    return llvm::is_contained(ArrayRef<Value>(ringList).take_front(ringsBefore),
+                              ring);
+  });
 
   // Prologue: the copies of the first S - 1 iterations, after a barrier
   // (an earlier loop may still read the ring).
   b.setInsertionPoint(loop);
+  // An earlier loop's prefetches past its end still zero-fill the ring
+  // stages (a copy of 0 bytes writes 16 zero bytes) and may be in flight:
+  // drain them before this prologue writes the same stages.
+  if (reusesRings)
+    AsyncWaitOp::create(b, loc, 0);
   BarrierOp::create(b, loc);
   for (int s = 0; s < stages - 1; ++s) {
     Value offset = arith::MulIOp::create(b, loc, constant(s), step);
