@@ -65,6 +65,13 @@ perf)
     variant "m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --tile-pipeline=$O3
     variant "m128n32-w4-s2-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --stages=2 --tile-pipeline=$O3
     variant "m128n64-w4-s2-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=4 --stages=2 --tile-pipeline=$O3
+    # 48 keys per tile: no S is a multiple of 48, so the masked tail stays.
+    variant "m128n48-w4-$c" "TILE_M=128,TILE_N=48,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=false" \
+      --num-warps=4 --tile-pipeline=$O3
+    # The causal one spills 20 bytes at ptxas -O3; -O1 schedules for fewer
+    # registers and does not.
+    variant "m128n48-w4-o1-$c" "TILE_M=128,TILE_N=48,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=false" \
+      --num-warps=4 --ptxas-O=1 --tile-pipeline=$O3
   done
   ;;
 ladder)
