@@ -114,20 +114,28 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
                                         elementType, col, 0, tRow, cRow, bits);
     };
 
+    // Row and column (in elements) of 16-byte vector `q` of the tile, and the
+    // view coordinates of its first element.
+    auto locate = [&](Value q, Value &row, Value &col) {
+      row = arith::DivUIOp::create(rewriter, loc, q, perRowC);
+      col = arith::MulIOp::create(
+          rewriter, loc, arith::RemUIOp::create(rewriter, loc, q, perRowC),
+          vecC);
+      SmallVector<Value> coords(adaptor.getOffsets());
+      coords[outerViewDim] =
+          arith::AddIOp::create(rewriter, loc, coords[outerViewDim], row);
+      coords[innerViewDim] =
+          arith::AddIOp::create(rewriter, loc, coords[innerViewDim], col);
+      return coords;
+    };
+
     if (threads % perRow == 0) {
       // Whole rows per round: a thread keeps its vector column, its row
       // advances by rowsPerRound, and so does its source address (one
       // 64-bit add per round keeps the address registers few).
       int64_t rowsPerRound = threads / perRow;
-      Value threadRow = arith::DivUIOp::create(rewriter, loc, tid, perRowC);
-      Value col = arith::MulIOp::create(
-          rewriter, loc, arith::RemUIOp::create(rewriter, loc, tid, perRowC),
-          vecC);
-      SmallVector<Value> coords(adaptor.getOffsets());
-      coords[outerViewDim] =
-          arith::AddIOp::create(rewriter, loc, coords[outerViewDim], threadRow);
-      coords[innerViewDim] =
-          arith::AddIOp::create(rewriter, loc, coords[innerViewDim], col);
+      Value threadRow, col;
+      SmallVector<Value> coords = locate(tid, threadRow, col);
       SmallVector<Value> fixedCoords(coords);
       fixedCoords[innerViewDim] = zero;
       fixedCoords[outerViewDim] = zero;
@@ -167,15 +175,8 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, q,
                                 i32Const(rewriter, loc, total));
       q = arith::SelectOp::create(rewriter, loc, active, q, zero);
-      Value row = arith::DivUIOp::create(rewriter, loc, q, perRowC);
-      Value col = arith::MulIOp::create(
-          rewriter, loc, arith::RemUIOp::create(rewriter, loc, q, perRowC),
-          vecC);
-      SmallVector<Value> coords(adaptor.getOffsets());
-      coords[outerViewDim] =
-          arith::AddIOp::create(rewriter, loc, coords[outerViewDim], row);
-      coords[innerViewDim] =
-          arith::AddIOp::create(rewriter, loc, coords[innerViewDim], col);
+      Value row, col;
+      SmallVector<Value> coords = locate(q, row, col);
       SmallVector<Value> outerCoords(coords);
       outerCoords[innerViewDim] = zero;
       Value inside = arith::AndIOp::create(
