@@ -234,6 +234,18 @@ LogicalResult writeFile(StringRef path, StringRef contents) {
 }
 
 LogicalResult compile(MLIRContext &context) {
+  // Command-line errors first, before any work.
+  if (emit != "bundle" && emit != "tile" && emit != "tilegpu" &&
+      emit != "nvvm" && emit != "ptx") {
+    llvm::errs() << "tile-compile: --emit must be bundle, tile, tilegpu, nvvm "
+                    "or ptx, got '"
+                 << emit << "'\n";
+    return failure();
+  }
+  if (emit == "bundle" && outputDir.empty()) {
+    llvm::errs() << "tile-compile: give the bundle directory with -o\n";
+    return failure();
+  }
   Progress progress;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
@@ -341,12 +353,6 @@ LogicalResult compile(MLIRContext &context) {
     llvm::outs() << ptx;
     return success();
   }
-  if (emit != "bundle")
-    return module->emitError() << "--emit must be bundle, tile, tilegpu, "
-                                  "nvvm or ptx, got '"
-                               << emit << "'";
-  if (outputDir.empty())
-    return module->emitError() << "give the bundle directory with -o";
   if (ptxasOptLevel < 0 || ptxasOptLevel > 3)
     return module->emitError() << "--ptxas-O must be 0, 1, 2 or 3";
 

@@ -50,6 +50,8 @@ getMmaLayout(MmaLayoutAttr mma, ArrayRef<int64_t> shape,
 FailureOr<RegisterLayout>
 mlir::tilegpu::getRegisterLayout(Attribute attr, ArrayRef<int64_t> shape,
                                  function_ref<InFlightDiagnostic()> emitError) {
+  if (ShapedType::isDynamicShape(shape))
+    return emitError() << "a register layout needs a static tile shape";
   FailureOr<RegisterLayout> result = failure();
   if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(attr)) {
     result = getMmaLayout(mma, shape, emitError);

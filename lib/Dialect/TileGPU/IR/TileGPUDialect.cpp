@@ -61,6 +61,28 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// A register layout fits a static tile shape when it has an index map for
+/// it; dynamic shapes (tile IR before specialization) are not checked.
+static LogicalResult
+verifyRegisterEncoding(Attribute layout, ArrayRef<int64_t> shape,
+                       function_ref<InFlightDiagnostic()> emitError) {
+  if (ShapedType::isDynamicShape(shape))
+    return success();
+  return getRegisterLayout(layout, shape, emitError);
+}
+
+LogicalResult MmaLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyRegisterEncoding(*this, shape, emitError);
+}
+
+LogicalResult SliceLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyRegisterEncoding(*this, shape, emitError);
+}
+
 LogicalResult
 SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          ArrayRef<unsigned> order, unsigned vec,

@@ -75,6 +75,8 @@ LogicalResult MmaOp::verify() {
   if (!isa_and_nonnull<MmaLayoutAttr>(acc.getEncoding()) ||
       getResult().getType() != acc)
     return emitOpError() << "accumulator and result need one #mma layout";
+  if (acc.getRank() != 2)
+    return emitOpError() << "the accumulator must be a 2-d tile";
   ArrayRef<int64_t> aShape, bShape = getB().getType().getShape();
   if (auto buffer = dyn_cast<SharedBufferType>(getA().getType())) {
     if (buffer.getShape().size() != 2)
@@ -84,6 +86,8 @@ LogicalResult MmaOp::verify() {
     if (tensor.getEncoding() != acc.getEncoding())
       return emitOpError() << "a register operand a must have the "
                               "accumulator's layout";
+    if (tensor.getRank() != 2)
+      return emitOpError() << "a register operand a must be a 2-d tile";
     aShape = tensor.getShape();
   } else {
     return emitOpError() << "operand a must be a shared tile or a register "

@@ -45,6 +45,23 @@ int64_t mlir::tilegpu::getLaunchHint(Operation *kernel, StringRef name,
   return value;
 }
 
+LogicalResult
+mlir::tilegpu::verifyTargetChip(StringRef chip,
+                                function_ref<InFlightDiagnostic()> emitError) {
+  // Each of these compiles and assembles (ptxas) with the current lowering.
+  static constexpr llvm::StringLiteral kChips[] = {"sm_80",  "sm_86", "sm_87",
+                                                   "sm_89",  "sm_90", "sm_90a",
+                                                   "sm_100", "sm_120"};
+  if (llvm::is_contained(kChips, chip))
+    return success();
+  InFlightDiagnostic diag = emitError();
+  diag << "unsupported target chip '" << chip
+       << "' (the GPU lowering needs mma.sync and cp.async, sm_80 or newer; "
+          "supported: ";
+  llvm::interleaveComma(kChips, diag);
+  return diag << ")";
+}
+
 namespace {
 
 bool isElementwise(Operation *op) {
@@ -148,6 +165,20 @@ FailureOr<Value> LayoutAssigner::stageInShared(LoadOp load, bool isOperandA) {
 
 LogicalResult LayoutAssigner::rewriteMma(tile::MmaOp mma) {
   Value a = mma.getA(), b = mma.getB();
+  // mma.sync m16n8k16 with warps splitting M: each warp owns whole 16-row
+  // blocks, and the lowering steps N by 8 and K by 16.
+  auto aType = cast<RankedTensorType>(a.getType());
+  auto accType = cast<RankedTensorType>(mma.getAcc().getType());
+  if (!aType.hasStaticShape() || !accType.hasStaticShape())
+    return mma.emitOpError() << "needs static shapes: run tile-specialize";
+  int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
+          k = aType.getDimSize(1);
+  if (m % (16 * numWarps) != 0 || n % 8 != 0 || k % 16 != 0)
+    return mma.emitOpError()
+           << "a " << m << "x" << n << "x" << k
+           << " (MxNxK) mma does not fit mma.sync.m16n8k16 with " << numWarps
+           << " warps: M must be a multiple of " << 16 * numWarps
+           << ", N of 8 and K of 16";
   auto operand = [&](Value v, bool isA) -> FailureOr<Value> {
     if (auto load = v.getDefiningOp<LoadOp>())
       return stageInShared(load, isA);
@@ -332,6 +363,11 @@ LogicalResult LayoutAssigner::apply() {
         return op->emitOpError()
                << "no thread layout could be derived for this tile (it does "
                   "not feed or come from a tensor-core mma)";
+      // Every tile must fit its layout, or the lowering has no map for it.
+      if (failed(getRegisterLayout(
+              layout, cast<RankedTensorType>(result.getType()).getShape(),
+              [&] { return op->emitOpError(); })))
+        return failure();
       result.setType(withLayout(result.getType(), layout));
     }
     return WalkResult::advance();
@@ -389,6 +425,8 @@ struct TileGPUAssignLayoutsPass
     func::FuncOp func = getOperation();
     if (!func->hasAttr(tile::TileDialect::getKernelAttrName()))
       return;
+    if (failed(verifyTargetChip(chip, [&] { return func.emitError(); })))
+      return signalPassFailure();
     int warps = numWarps > 0 ? numWarps
                              : static_cast<int>(getLaunchHint(
                                    func, "num_warps", chip, /*default=*/4));

@@ -4,13 +4,15 @@
 #define TILE_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD
 
 include "tile/Dialect/TileGPU/IR/TileGPUBase.td"
+include "mlir/IR/TensorEncoding.td"
 
 class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<TileGPU_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
 }
 
-def TileGPU_MmaLayoutAttr : TileGPU_Attr<"MmaLayout", "mma"> {
+def TileGPU_MmaLayoutAttr : TileGPU_Attr<"MmaLayout", "mma",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "tensor-core accumulator layout (mma.sync m16n8)";
   let description = [{
     The accumulator fragments of `mma.sync.m16n8k16`, tiled over a
@@ -20,6 +22,8 @@ def TileGPU_MmaLayoutAttr : TileGPU_Attr<"MmaLayout", "mma"> {
     element `(i, j)` in register `2 * ((i % 16) / 8) + j % 2`, and a thread's
     pieces are numbered row-major (repetition along M, then N).
 
+    A tile in this layout is 2-d with `M` a multiple of `16 * warps[0]` and
+    `N` a multiple of 8 (the tensor type is rejected otherwise).
     Each thread holds `(M / 16 / warps[0]) * (N / 8) * 4` elements. An f16
     or bf16 tile in this layout is also the A operand of a following `mma`
     (the register-only P trick: the A fragment of a 16x16 piece is two
@@ -38,14 +42,17 @@ def TileGPU_MmaLayoutAttr : TileGPU_Attr<"MmaLayout", "mma"> {
   }];
 }
 
-def TileGPU_SliceLayoutAttr : TileGPU_Attr<"SliceLayout", "slice"> {
+def TileGPU_SliceLayoutAttr : TileGPU_Attr<"SliceLayout", "slice",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "a parent layout with one dimension reduced to size 1";
   let description = [{
     The layout of a `[M, 1]` (dim = 1) or `[1, N]` (dim = 0) tile that is
     a reduction of, or broadcasts to, a tile in the parent layout: element
     `(i, 0)` is held (replicated) by every thread that holds row `i` of the
     parent. Row maxima and row sums of the softmax live here; a broadcast
-    back to the parent is a register copy.
+    back to the parent is a register copy. The tile is 2-d with size 1 along
+    `dim`; the other size must fit the parent (a multiple of
+    `16 * warps[0]` for dim = 1, of 8 for dim = 0).
 
     ```mlir
     tensor<128x1xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.mma<version = 2, warps = [4, 1]>>>

@@ -33,7 +33,7 @@ def TileGPU_LoadOp : TileGPU_Op<"load", [MemoryEffects<[MemRead]>]> {
                    DefaultValuedAttr<Tile_PaddingAttr, "::mlir::tile::Padding::zero">:$padding);
   let results = (outs TileGPU_Tensor:$result);
   let assemblyFormat = [{
-    $view `[` $offsets `]` `dims` $dims (`padding` $padding^)? attr-dict
+    $view `[` $offsets `]` `dims` $dims (`padding` `` $padding^)? attr-dict
     `:` type($view) `->` type($result)
   }];
   let hasVerifier = 1;

@@ -24,6 +24,13 @@ namespace tilegpu {
 int64_t getLaunchHint(Operation *kernel, StringRef name, StringRef chip,
                       int64_t defaultValue);
 
+/// Succeeds for the chips the GPU lowering supports (mma.sync and cp.async
+/// need sm_80 or newer; PTX features are set for sm_90a only among the
+/// architecture-specific `a` targets); otherwise reports why with
+/// `emitError`.
+LogicalResult verifyTargetChip(StringRef chip,
+                               function_ref<InFlightDiagnostic()> emitError);
+
 } // namespace tilegpu
 } // namespace mlir
 
