@@ -46,6 +46,13 @@ if not os.path.exists(ptxas):
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+    # MLIR's NVVM target links libdevice from the toolkit that CUDA_HOME names
+    # (lit does not pass the caller's environment on): without it, functions
+    # lowered to libdevice calls (math.fma -> __nv_fmaf under tile-O3) stay
+    # unresolved externs that ptxas rejects. Use the toolkit of this ptxas.
+    toolkit = os.path.dirname(os.path.dirname(ptxas))
+    if os.path.isdir(os.path.join(toolkit, "nvvm", "libdevice")):
+        config.environment["CUDA_HOME"] = toolkit
 
 # cuda: set only where a GPU answers, so that one suite runs everywhere and
 # the tests marked `REQUIRES: cuda` run only on a GPU machine.

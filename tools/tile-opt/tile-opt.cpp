@@ -22,6 +22,12 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+#ifdef TILE_INCLUDE_TESTS
+namespace mlir::tile::test {
+void registerTestPasses();
+} // namespace mlir::tile::test
+#endif
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::tile::TileDialect, mlir::tilegpu::TileGPUDialect,
@@ -40,6 +46,9 @@ int main(int argc, char **argv) {
   mlir::tile::registerTilePipelines();
   mlir::tile::enableShortSharedPointers();
   mlir::tile::registerGPUTargetDialects(registry);
+#ifdef TILE_INCLUDE_TESTS
+  mlir::tile::test::registerTestPasses();
+#endif
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile compiler optimizer\n", registry));

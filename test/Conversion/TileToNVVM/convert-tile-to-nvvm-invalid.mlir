@@ -1,0 +1,135 @@
+// convert-tile-to-nvvm errors: what the conversion cannot lower is reported
+// at the op (or kernel), never a crash.
+//
+// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm -verify-diagnostics
+
+// A kernel's results have no launch ABI.
+// expected-error @+1 {{a kernel returns nothing}}
+func.func @returns(%x: i32) -> i32 attributes {tilegpu.num_warps = 1 : i32} {
+  return %x : i32
+}
+
+// -----
+
+// Arguments are views and scalars only.
+// expected-error @+1 {{kernel argument type 'tensor<16x8xf32>' has no launch ABI}}
+func.func @tensor_arg(%x: tensor<16x8xf32>) attributes {tilegpu.num_warps = 1 : i32} {
+  return
+}
+
+// -----
+
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+// Shared buffers need their offsets first.
+func.func @no_offset(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+2 {{'tilegpu.alloc' op has no offset: run tilegpu-allocate-shared}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.alloc' that was explicitly marked illegal}}
+  %b = tilegpu.alloc : !tilegpu.smem<16x16xf16, #pad>
+  tilegpu.async_copy %A[%c0, %c0] dims [0, 1] into %b : !tile.view<?x?xf16>, !tilegpu.smem<16x16xf16, #pad>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warps = [1, 1]>
+#cols = #tilegpu.slice<dim = 0, parent = #mma>
+// Column reductions (axis 0) are not lowered; the check rejects any warp
+// term along the axis, even the trivial one of a one-warp layout.
+func.func @column_reduce(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<16x8xf32, #mma>
+  // expected-error @+2 {{'tile.reduce' op reducing across warps is not lowered (warps split the other dimension)}}
+  // expected-error @+1 {{failed to legalize operation 'tile.reduce' that was explicitly marked illegal}}
+  %s = tile.reduce %x sum axis 0 keepdims : tensor<16x8xf32, #mma> -> tensor<1x8xf32, #cols>
+  tilegpu.store %s, %A[%c0, %c0] dims [1] : tensor<1x8xf32, #cols>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warps = [1, 1]>
+#rows = #tilegpu.slice<dim = 1, parent = #mma>
+func.func @reduce_f16(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<16x8xf16, #mma>
+  // expected-error @+2 {{'tile.reduce' op reductions of 'f16' are not lowered (f32 and i32 are)}}
+  // expected-error @+1 {{failed to legalize operation 'tile.reduce' that was explicitly marked illegal}}
+  %s = tile.reduce %x max axis 1 keepdims : tensor<16x8xf16, #mma> -> tensor<16x1xf16, #rows>
+  tilegpu.store %s, %A[%c0, %c0] dims [0] : tensor<16x1xf16, #rows>, !tile.view<?x?xf16>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warps = [1, 1]>
+func.func @exp2_f16(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<16x8xf16, #mma>
+  // expected-error @+2 {{'tile.exp2' op exp2 is lowered for f32 tiles}}
+  // expected-error @+1 {{failed to legalize operation 'tile.exp2' that was explicitly marked illegal}}
+  %e = tile.exp2 %x : tensor<16x8xf16, #mma>
+  tilegpu.store %e, %A[%c0, %c0] dims [0, 1] : tensor<16x8xf16, #mma>, !tile.view<?x?xf16>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warps = [1, 1]>
+#pad4 = #tilegpu.shared<order = [1, 0], vec = 4, perPhase = 1, maxPhase = 1, pad = 4>
+func.func @mma_f32(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<16x16xf32, #pad4>
+  %b = tilegpu.alloc {offset = 2048 : i64} : !tilegpu.smem<16x8xf32, #pad4>
+  %acc = tile.full 0.0 shape [16, 8] : tensor<16x8xf32, #mma>
+  // expected-error @+2 {{'tilegpu.mma' op mma.sync is lowered for f16 and bf16}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.mma' that was explicitly marked illegal}}
+  %d = tilegpu.mma %a, %b, %acc : !tilegpu.smem<16x16xf32, #pad4>, !tilegpu.smem<16x8xf32, #pad4>, tensor<16x8xf32, #mma>
+  tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<16x8xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warps = [1, 1]>
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+// tilegpu-assign-layouts rejects this shape earlier; hand-written tilegpu
+// IR gets the lowering's own error.
+func.func @mma_k8(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<16x8xf16, #pad>
+  %b = tilegpu.alloc {offset = 1024 : i64} : !tilegpu.smem<8x8xf16, #pad>
+  %acc = tile.full 0.0 shape [16, 8] : tensor<16x8xf32, #mma>
+  // expected-error @+2 {{'tilegpu.mma' op K = 8 must be a multiple of 16}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.mma' that was explicitly marked illegal}}
+  %d = tilegpu.mma %a, %b, %acc : !tilegpu.smem<16x8xf16, #pad>, !tilegpu.smem<8x8xf16, #pad>, tensor<16x8xf32, #mma>
+  tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<16x8xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+// cp.async moves whole 16-byte vectors.
+func.func @copy_ragged_row(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %b = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<8x12xf16, #pad>
+  // expected-error @+2 {{'tilegpu.async_copy' op the contiguous tile dimension (12) must be a multiple of 8}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.async_copy' that was explicitly marked illegal}}
+  tilegpu.async_copy %A[%c0, %c0] dims [0, 1] into %b : !tile.view<?x?xf16>, !tilegpu.smem<8x12xf16, #pad>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warps = [1, 1]>
+// Layout conversions that move data are not implemented.
+func.func @convert_layout(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<32x8xf32, #mma>
+  // expected-error @+2 {{'tilegpu.convert_layout' op is not lowered between these tile types}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.convert_layout' that was explicitly marked illegal}}
+  %y = tilegpu.convert_layout %x : tensor<32x8xf32, #mma> -> tensor<32x8xf32, #tilegpu.mma<version = 2, warps = [2, 1]>>
+  tilegpu.store %y, %A[%c0, %c0] dims [0, 1] : tensor<32x8xf32, #tilegpu.mma<version = 2, warps = [2, 1]>>, !tile.view<?x?xf32>
+  return
+}
