@@ -345,6 +345,22 @@ struct MathIntrinsicLowering : OpConversionPattern<MathOp> {
   std::string intrinsic;
 };
 
+/// math.fma on tiles -> llvm.intr.fma (fma.rn.f32), not the libdevice call
+/// the upstream math lowering would make (it needs libdevice at link time).
+struct FmaLowering : OpConversionPattern<math::FmaOp> {
+  FmaLowering(TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern<math::FmaOp>(converter, ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(math::FmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<VectorType>(adaptor.getA().getType()))
+      return rewriter.notifyMatchFailure(op, "not a tile");
+    rewriter.replaceOpWithNewOp<LLVM::FMAOp>(op, adaptor.getA(), adaptor.getB(),
+                                             adaptor.getC());
+    return success();
+  }
+};
+
 /// Any other elementwise arith/math op on tiles: the same op on the
 /// per-thread vectors (fast-math flags kept).
 struct ElementwiseLowering : ConversionPattern {
@@ -453,6 +469,7 @@ void lowering::populateElementwisePatterns(TileTypeConverter &converter,
                NumBlocksLowering, DimLowering, IdentityLowering<ReshapeOp>,
                IdentityLowering<ConvertLayoutOp>, ElementwiseLowering>(
       converter, ctx);
+  patterns.add<FmaLowering>(converter, ctx);
   patterns.add<MathIntrinsicLowering<math::Exp2Op>>(converter, ctx,
                                                     "llvm.nvvm.ex2.approx.f32");
   patterns.add<MathIntrinsicLowering<math::Log2Op>>(converter, ctx,

@@ -148,12 +148,14 @@ struct ConvertTileToNVVMPass
       return;
     gpu::GPUModuleOp gpuModule = getOrCreateKernelModule(module);
     for (func::FuncOp kernel : kernels) {
-      // Record the occupancy hint before the func goes.
-      auto hints = kernel->getAttrOfType<DictionaryAttr>(
-          TileDialect::getKernelAttrName());
-      if (hints)
-        if (auto occ = dyn_cast_or_null<IntegerAttr>(hints.get("occupancy")))
-          kernel->setAttr("tilegpu.occupancy", occ);
+      // The occupancy hint for the target chip, recorded by
+      // tilegpu-assign-layouts, becomes .minnctapersm; IR that did not go
+      // through it uses the kernel's top-level hint.
+      if (!kernel->hasAttr("tilegpu.occupancy"))
+        if (auto hints = kernel->getAttrOfType<DictionaryAttr>(
+                TileDialect::getKernelAttrName()))
+          if (auto occ = dyn_cast_or_null<IntegerAttr>(hints.get("occupancy")))
+            kernel->setAttr("tilegpu.occupancy", occ);
       if (failed(outlineKernel(kernel, gpuModule)))
         return signalPassFailure();
     }

@@ -21,7 +21,7 @@
 // The zero tile, used as an accumulator and as the iter_arg init, is cloned
 // per use.
 // CHECK-LABEL: func.func @attention
-// CHECK-SAME: attributes {tile.kernel = {num_warps = 4 : i32}, tilegpu.num_warps = 4 : i32}
+// CHECK-SAME: attributes {tile.kernel = {num_warps = 4 : i32}, tilegpu.num_warps = 4 : i32, tilegpu.occupancy = 1 : i32}
 // CHECK-DAG: %[[VBUF:.*]] = tilegpu.alloc : <16x16xf16, [[PAD10:#tilegpu.shared<order = \[1, 0\], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>]]>
 // CHECK-DAG: %[[KBUF:.*]] = tilegpu.alloc : <16x16xf16, #tilegpu.shared<order = [0, 1], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>>
 // CHECK-DAG: %[[QBUF:.*]] = tilegpu.alloc : <64x16xf16, [[PAD10]]>
@@ -209,4 +209,23 @@ func.func @negative_not_a_kernel(%a: tensor<64x16xf16>, %b: tensor<16x16xf16>) -
   %z = tile.full 0.0 shape [64, 16] : tensor<64x16xf32>
   %d = tile.mma %a, %b, %z : tensor<64x16xf16>, tensor<16x16xf16>, tensor<64x16xf32>
   return %d : tensor<64x16xf32>
+}
+
+// -----
+
+// The occupancy hint for the chip (per-architecture hints first) is recorded
+// for the conversion, which emits it as .minnctapersm.
+// CHECK-LABEL: func.func @occupancy_hint
+// CHECK-SAME: tilegpu.occupancy = 1 : i32
+// SM90A-LABEL: func.func @occupancy_hint
+// SM90A-SAME: tilegpu.occupancy = 2 : i32
+func.func @occupancy_hint(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %C: !tile.view<?x?xf32>)
+    attributes {tile.kernel = {num_warps = 1 : i32, occupancy = 1 : i32, hints = {sm_90 = {occupancy = 2 : i32}}}} {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<32x16xf16>
+  %b = tilegpu.load %B[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<16x8xf16>
+  %z = tile.full 0.0 shape [32, 8] : tensor<32x8xf32>
+  %d = tile.mma %a, %b, %z : tensor<32x16xf16>, tensor<16x8xf16>, tensor<32x8xf32>
+  tilegpu.store %d, %C[%c0, %c0] dims [0, 1] : tensor<32x8xf32>, !tile.view<?x?xf32>
+  return
 }

@@ -142,3 +142,21 @@ func.func @dynamic_shape(%A: !tile.view<?x?xf16>, %i: i32) -> tensor<?x64xf16> {
   %t = tile.load %A[%i, %i] shape [TILE_M, 64] : !tile.view<?x?xf16> -> tensor<?x64xf16>
   return %t : tensor<?x64xf16>
 }
+
+// -----
+
+// A load without unit dimensions keeps its type: its users take the new load
+// directly, with no identity reshape in between (an mma operand must come
+// straight from a load to be staged in shared memory).
+// CHECK-LABEL: func.func @no_unit_dims
+// CHECK: %[[L:.*]] = tilegpu.load %{{.*}} dims [0, 1] : <?x?xf16> -> tensor<16x8xf16>
+// CHECK-NOT: tile.reshape
+// CHECK: tile.mma %{{.*}}, %[[L]],
+func.func @no_unit_dims(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %a: tensor<16x16xf16>)
+    -> tensor<16x8xf32> {
+  %c0 = arith.constant 0 : i32
+  %b = tile.load %B[%c0, %c0] shape [16, 8] : !tile.view<?x?xf16> -> tensor<16x8xf16>
+  %z = tile.full 0.0 shape [16, 8] : tensor<16x8xf32>
+  %d = tile.mma %a, %b, %z : tensor<16x16xf16>, tensor<16x8xf16>, tensor<16x8xf32>
+  return %d : tensor<16x8xf32>
+}

@@ -93,6 +93,15 @@ private:
   SmallVector<Value> worklist;
   /// Shared buffers already made for a load, so two mmas share one copy.
   DenseMap<Operation *, Value> staged;
+  /// Every staging buffer, with the loop it was made for (null outside
+  /// loops), and the buffers each loop uses, for reuse across loops.
+  struct StagedBuffer {
+    Value buffer;
+    Operation *loop;
+    SharedBufferType type;
+  };
+  SmallVector<StagedBuffer> stagedBuffers;
+  DenseMap<Operation *, SmallVector<Value>> takenIn;
   LogicalResult failure_ = success();
 
   FailureOr<Value> stageInShared(LoadOp load, bool isOperandA);
@@ -141,7 +150,25 @@ FailureOr<Value> LayoutAssigner::stageInShared(LoadOp load, bool isOperandA) {
                                           type.getElementType(), sharedLayout);
   OpBuilder b(ctx);
   b.setInsertionPointToStart(&func.getBody().front());
-  Value buffer = AllocOp::create(b, load.getLoc(), bufferType, IntegerAttr());
+  // Loops that run one after the other (a split loop and its tail) share a
+  // buffer of the same type: each copy in a loop is preceded by a barrier,
+  // so the second loop cannot overwrite what the first still reads.
+  auto loop = load->getParentOfType<scf::ForOp>();
+  Value buffer;
+  if (loop)
+    for (const StagedBuffer &other : stagedBuffers)
+      if (other.loop && other.loop != loop && other.type == bufferType &&
+          !other.loop->isAncestor(loop) && !loop->isAncestor(other.loop) &&
+          !llvm::is_contained(takenIn[loop], other.buffer)) {
+        buffer = other.buffer;
+        break;
+      }
+  if (!buffer) {
+    buffer = AllocOp::create(b, load.getLoc(), bufferType, IntegerAttr());
+    stagedBuffers.push_back({buffer, loop, bufferType});
+  }
+  if (loop)
+    takenIn[loop].push_back(buffer);
 
   // Copy where the load was: a barrier first when inside a loop (the
   // previous iteration may still read the buffer), then wait for the copy
@@ -440,6 +467,11 @@ struct TileGPUAssignLayoutsPass
                        << sharedLayout << "'";
       return signalPassFailure();
     }
+    // The occupancy hint for this chip (per-architecture hints first) goes
+    // with the kernel to the conversion, which emits it as .minnctapersm.
+    func->setAttr("tilegpu.occupancy",
+                  IntegerAttr::get(IntegerType::get(func.getContext(), 32),
+                                   getLaunchHint(func, "occupancy", chip, 1)));
     if (failed(LayoutAssigner(func, warps, sharedLayout == "padded").run()))
       signalPassFailure();
   }

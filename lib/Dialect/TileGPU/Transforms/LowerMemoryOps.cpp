@@ -76,8 +76,10 @@ LogicalResult lowerLoad(tile::LoadOp load) {
     }
   }
   if (!load->use_empty()) {
-    Value back = tile::ReshapeOp::create(b, loc, type, newLoad.getResult(),
-                                         load.getShapeAttr());
+    // Without unit dimensions the new load has the old type: no reshape.
+    Value back = newLoad.getResult();
+    if (resultType != type)
+      back = tile::ReshapeOp::create(b, loc, type, back, load.getShapeAttr());
     load.replaceAllUsesWith(back);
   }
   load.erase();
