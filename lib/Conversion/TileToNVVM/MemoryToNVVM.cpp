@@ -222,6 +222,16 @@ struct BarrierLowering : OpConversionPattern<BarrierOp> {
   }
 };
 
+/// The thread-dependent part of every coordinate of a layout.
+SmallVector<Value> threadCoords(OpBuilder &b, Location loc,
+                                const RegisterLayout &layout, Value lane,
+                                Value warp) {
+  SmallVector<Value> coords;
+  for (unsigned d = 0; d < layout.threadTerms.size(); ++d)
+    coords.push_back(threadCoord(b, loc, layout, d, lane, warp));
+  return coords;
+}
+
 /// Coordinates of register `reg` of a distributed tile in the view:
 /// the tile's non-unit dimensions walk `dims` from the offsets.
 SmallVector<Value>
@@ -253,9 +263,8 @@ struct LoadLowering : OpConversionPattern<tilegpu::LoadOp> {
     unsigned rank = op.getView().getType().getRank();
     ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
-    SmallVector<Value> threadPart;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      threadPart.push_back(threadCoord(rewriter, loc, layout, d, lane, warp));
+    SmallVector<Value> threadPart =
+        threadCoords(rewriter, loc, layout, lane, warp);
     Type elementType = type.getElementType();
     auto floatType = dyn_cast<FloatType>(elementType);
     TypedAttr padAttr;
@@ -311,9 +320,8 @@ struct StoreLowering : OpConversionPattern<tilegpu::StoreOp> {
     unsigned rank = op.getView().getType().getRank();
     ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
-    SmallVector<Value> threadPart;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      threadPart.push_back(threadCoord(rewriter, loc, layout, d, lane, warp));
+    SmallVector<Value> threadPart =
+        threadCoords(rewriter, loc, layout, lane, warp);
     Value owner = isOwnerThread(rewriter, loc, layout, lane, warp);
     Type elementType = type.getElementType();
     SmallVector<Value> elements =
