@@ -62,6 +62,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.chip = options.chip;
   layoutOptions.sharedLayout = options.sharedLayout;
+  layoutOptions.mmaVersion = options.mmaVersion;
   func.addPass(tilegpu::createTileGPUAssignLayouts(layoutOptions));
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());

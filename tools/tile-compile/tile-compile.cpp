@@ -73,6 +73,12 @@ static cl::opt<std::string>
     sharedLayout("shared-layout",
                  cl::desc("Shared tiles of mma operands: padded | swizzled"),
                  cl::init("padded"), cl::cat(category));
+static cl::opt<unsigned> mmaVersion(
+    "mma-version",
+    cl::desc("Tensor-core instruction: 2 (mma.sync), 3 (wgmma, sm_90a), 0 "
+             "(wgmma where the chip has it and the kernel fits, else "
+             "mma.sync)"),
+    cl::init(0), cl::cat(category));
 static cl::opt<std::string> tilePipeline(
     "tile-pipeline",
     cl::desc("Textual pass pipeline run on the specialized kernel before the "
@@ -313,6 +319,7 @@ LogicalResult compile(MLIRContext &context) {
   gpuOptions.numWarps = numWarps;
   gpuOptions.stages = stages;
   gpuOptions.sharedLayout = sharedLayout;
+  gpuOptions.mmaVersion = mmaVersion;
   PassManager gpuPM(&context, ModuleOp::getOperationName());
   tile::buildTileToTileGPUPipeline(gpuPM, gpuOptions);
   if (failed(applyPassManagerCLOptions(gpuPM)) || failed(gpuPM.run(*module)))
@@ -326,6 +333,8 @@ LogicalResult compile(MLIRContext &context) {
   auto sharedAttr = kernel->getAttrOfType<IntegerAttr>("tilegpu.shared_bytes");
   int64_t warps = warpsAttr.getInt();
   int64_t sharedBytes = sharedAttr ? sharedAttr.getInt() : 0;
+  auto versionAttr = kernel->getAttrOfType<IntegerAttr>("tilegpu.mma_version");
+  int64_t mmaVersionUsed = versionAttr ? versionAttr.getInt() : 2;
 
   gpuOptions.emitBinary = emit != "nvvm";
   PassManager ptxPM(&context, ModuleOp::getOperationName());
@@ -380,7 +389,10 @@ LogicalResult compile(MLIRContext &context) {
       {"source", inputFile.getValue()},
       {"pipeline", tilePipeline.getValue()},
       {"stages", stages.getValue()},
-      {"shared_layout", sharedLayout.getValue()},
+      // wgmma operands always use the 128B-swizzle layout.
+      {"shared_layout",
+       mmaVersionUsed == 3 ? std::string("wgmma") : sharedLayout.getValue()},
+      {"mma_version", mmaVersionUsed},
       {"num_warps", warps},
       {"block", llvm::json::Array{warps * 32, 1, 1}},
       {"occupancy", occupancyHint},
@@ -415,6 +427,7 @@ LogicalResult compile(MLIRContext &context) {
   if (!quiet)
     llvm::errs() << "[tile-compile] wrote " << outputDir << " (" << kernelName
                  << ", " << chip << ", " << warps * 32 << " threads, "
+                 << (mmaVersionUsed == 3 ? "wgmma" : "mma.sync") << ", "
                  << sharedBytes << " bytes shared)\n";
   return success();
 }

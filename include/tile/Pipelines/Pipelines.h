@@ -34,6 +34,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "shared-layout",
       llvm::cl::desc("Shared tiles of mma operands: padded or swizzled"),
       llvm::cl::init("padded")};
+  PassOptions::Option<unsigned> mmaVersion{
+      *this, "mma-version",
+      llvm::cl::desc("Tensor-core instruction: 2 (mma.sync), 3 (wgmma, "
+                     "sm_90a), 0 (wgmma where it fits, else mma.sync)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
       llvm::cl::init(3)};

@@ -160,6 +160,29 @@ Value lowering::sharedOffset(OpBuilder &b, Location loc,
                       arith::ShRUIOp::create(b, loc, v, i32Const(b, loc, bits)))
                 : v;
   };
+  if (int64_t chunk = layout.getChunk(); chunk && chunk < rowSize) {
+    // Pieces of `chunk` columns are stacked as rows of a taller tile. When
+    // the thread part stays inside one piece, the piece is compile-time.
+    int64_t outer = tileShape[1 - inner];
+    bool threadInPiece =
+        (vec << threadChunkBits) <= chunk && (cCol % chunk) % vec == 0 &&
+        (((cCol % chunk) / vec) & ((int64_t(1) << threadChunkBits) - 1)) == 0;
+    if (threadInPiece) {
+      cRow += (cCol / chunk) * outer;
+      cCol %= chunk;
+    } else {
+      Value row = arith::AddIOp::create(b, loc, tRow, i32Const(b, loc, cRow));
+      Value col = arith::AddIOp::create(b, loc, tCol, i32Const(b, loc, cCol));
+      Value piece = shr(col, llvm::Log2_64(chunk));
+      tRow = arith::AddIOp::create(
+          b, loc, row,
+          arith::MulIOp::create(b, loc, piece, i32Const(b, loc, outer)));
+      tCol = arith::AndIOp::create(b, loc, col, i32Const(b, loc, chunk - 1));
+      cRow = cCol = 0;
+      threadChunkBits = llvm::Log2_64(chunk / vec);
+    }
+    rowSize = chunk;
+  }
   auto phaseOf = [&](Value row) -> Value {
     return arith::AndIOp::create(b, loc,
                                  shr(row, llvm::Log2_32(layout.getPerPhase())),
@@ -210,7 +233,7 @@ Value lowering::sharedAddress(OpBuilder &b, Location loc, Value base,
                               unsigned threadChunkBits) {
   int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
   Type i8 = b.getI8Type();
-  if (layout.getMaxPhase() == 1) {
+  if (layout.getMaxPhase() == 1 && layout.getChunk() == 0) {
     unsigned inner = layout.getOrder()[0];
     int64_t rowSize = tileShape[inner] + layout.getPad();
     Value tRow = inner == 1 ? t0 : t1, tCol = inner == 1 ? t1 : t0;

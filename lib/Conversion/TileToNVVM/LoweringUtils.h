@@ -117,6 +117,8 @@ void populateMemoryPatterns(TileTypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateMmaPatterns(TileTypeConverter &converter,
                          RewritePatternSet &patterns);
+void populateWgmmaPatterns(TileTypeConverter &converter,
+                           RewritePatternSet &patterns);
 
 } // namespace lowering
 } // namespace tile

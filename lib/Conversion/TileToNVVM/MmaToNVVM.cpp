@@ -91,6 +91,8 @@ struct MmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     Location loc = op.getLoc();
     auto accType = op.getAcc().getType();
     auto mma = cast<MmaLayoutAttr>(accType.getEncoding());
+    if (mma.getVersion() != 2)
+      return failure(); // wgmma: WgmmaToNVVM.cpp
     int64_t warpsM = mma.getWarps()[0];
     int64_t m = accType.getDimSize(0), n = accType.getDimSize(1);
     SharedBufferType bType = op.getB().getType();

@@ -53,7 +53,8 @@ gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module) {
   auto i8 = b.getI8Type();
   LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(i8, 0),
                          /*isConstant=*/false, LLVM::Linkage::External,
-                         kSharedMemorySymbol, Attribute(), /*alignment=*/128,
+                         kSharedMemorySymbol, Attribute(),
+                         /*alignment=*/1024, // wgmma swizzle atoms
                          /*addrSpace=*/3);
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   b.getUnitAttr());
@@ -135,6 +136,29 @@ LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
   return success();
 }
 
+/// wgmma reads shared memory through the async proxy, cp.async writes it
+/// through the generic one: in a kernel with wgmma, each thread orders its
+/// completed copies before the barrier that publishes them to the
+/// warpgroups (fence.proxy.async after every cp.async wait).
+void insertProxyFences(gpu::GPUFuncOp func) {
+  bool usesWgmma = false;
+  func.walk([&](tilegpu::MmaOp mma) {
+    usesWgmma |=
+        cast<tilegpu::MmaLayoutAttr>(mma.getAcc().getType().getEncoding())
+            .getVersion() == 3;
+  });
+  if (!usesWgmma)
+    return;
+  func.walk([&](tilegpu::AsyncWaitOp wait) {
+    OpBuilder b(wait->getContext());
+    b.setInsertionPointAfter(wait);
+    NVVM::FenceProxyOp::create(
+        b, wait.getLoc(), NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  });
+}
+
 struct ConvertTileToNVVMPass
     : public tile::impl::ConvertTileToNVVMBase<ConvertTileToNVVMPass> {
   void runOnOperation() override {
@@ -174,6 +198,9 @@ struct ConvertTileToNVVMPass
     populateElementwisePatterns(converter, patterns);
     populateMemoryPatterns(converter, patterns);
     populateMmaPatterns(converter, patterns);
+    populateWgmmaPatterns(converter, patterns);
+    for (gpu::GPUFuncOp func : gpuModule.getOps<gpu::GPUFuncOp>())
+      insertProxyFences(func);
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
       return signalPassFailure();
   }

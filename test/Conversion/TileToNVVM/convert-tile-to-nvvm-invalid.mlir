@@ -133,3 +133,22 @@ func.func @convert_layout(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps
   tilegpu.store %y, %A[%c0, %c0] dims [0, 1] : tensor<32x8xf32, #tilegpu.mma<version = 2, warps = [2, 1]>>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+// wgmma descriptors read only the 128B-swizzle layout with 128-byte pieces.
+func.func @wgmma_padded(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x64xf16, #wg>
+  %b = tilegpu.alloc {offset = 8192 : i64} : !tilegpu.smem<64x64xf16, #pad>
+  %acc = tile.full 0.0 shape [64, 64] : tensor<64x64xf32, #mma>
+  // expected-error @+2 {{'tilegpu.mma' op a wgmma operand needs the 128B-swizzle layout with 128-byte pieces and whole 8-row atoms, got '!tilegpu.smem<64x64xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>>'}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.mma'}}
+  %d = tilegpu.mma %a, %b, %acc : !tilegpu.smem<64x64xf16, #wg>,
+      !tilegpu.smem<64x64xf16, #pad>, tensor<64x64xf32, #mma>
+  tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}

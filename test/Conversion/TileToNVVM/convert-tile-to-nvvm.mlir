@@ -13,7 +13,7 @@
 // CHECK-LABEL: module attributes {gpu.container_module}
 // CHECK: func.func @not_a_kernel(%{{.*}}: i32) -> i32
 // CHECK: gpu.module @tile_kernels {
-// CHECK-NEXT: llvm.mlir.global external @__tile_shared_memory() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
+// CHECK-NEXT: llvm.mlir.global external @__tile_shared_memory() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK: gpu.func @abi(%[[QP:.*]]: !llvm.ptr<1>, %[[QS0:.*]]: i32, %{{.*}}: i32, %{{.*}}: i32, %[[QS3:.*]]: i32, %[[QT0:.*]]: i64, %{{.*}}: i64, %{{.*}}: i64, %[[QT3:.*]]: i64, %[[LP:.*]]: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %[[S:.*]]: f32, %[[P:.*]]: i32) kernel
 // CHECK-SAME: nvvm.maxntid = array<i32: 64, 1, 1>
 // CHECK-SAME: nvvm.minctasm = 2 : i32

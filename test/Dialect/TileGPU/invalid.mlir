@@ -8,8 +8,22 @@
 // #tilegpu.mma
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{only mma version 2 (mma.sync) is implemented, got 3}}
-func.func @mma_version(%t: tensor<16x8xf32, #tilegpu.mma<version = 3, warps = [1, 1]>>) {
+// expected-error @+1 {{mma version must be 2 (mma.sync) or 3 (wgmma), got 1}}
+func.func @mma_version(%t: tensor<16x8xf32, #tilegpu.mma<version = 1, warps = [1, 1]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{mma version 3 (wgmma) needs whole warpgroups: warps[0] must be a multiple of 4}}
+func.func @wgmma_warps(%t: tensor<32x8xf32, #tilegpu.mma<version = 3, warps = [2, 1]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{mma version 3 splits M only: warps[1] must be 1}}
+func.func @wgmma_warps_n(%t: tensor<64x16xf32, #tilegpu.mma<version = 3, warps = [4, 2]>>) {
   return
 }
 
@@ -157,6 +171,41 @@ func.func @shared_phase(%s: !tilegpu.smem<64x64xf16, #tilegpu.shared<order = [1,
 
 // expected-error @+1 {{pad must be a multiple of vec (rows stay 16-byte aligned)}}
 func.func @shared_pad(%s: !tilegpu.smem<64x64xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 4>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{chunk must be a power of two holding whole swizzle rows (a multiple of vec * maxPhase)}}
+func.func @shared_chunk_narrow(%s: !tilegpu.smem<64x128xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 32>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{chunk must be a power of two holding whole swizzle rows (a multiple of vec * maxPhase)}}
+func.func @shared_chunk_pow2(%s: !tilegpu.smem<64x128xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 96>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected 'pad' or 'chunk' (in that order), got 'pad'}}
+func.func @shared_field_order(%s: !tilegpu.smem<64x128xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64, pad = 0>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a chunked shared layout has no padding}}
+func.func @shared_chunk_pad(%s: !tilegpu.smem<64x128xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8, chunk = 64>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{the contiguous tile dimension (96) must be a multiple of the layout's chunk (64)}}
+func.func @smem_chunk_width(%s: !tilegpu.smem<2x64x96xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>>) {
   return
 }
 

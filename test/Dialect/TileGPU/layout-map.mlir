@@ -207,6 +207,21 @@ func.func @shared_swizzled(%t: !tilegpu.smem<8x32xf16, #tilegpu.shared<order = [
 
 // Dimension 0 contiguous (order = [0, 1], K^T tiles), one stage of a
 // two-stage ring: element (i, j) is at j * (16 + 8) + i.
+// Chunked (the wgmma layout in miniature: 16-element pieces, XOR over two
+// vectors): columns 16-31 are a second 4x16 tile 64 elements in, and the
+// swizzle of each piece depends on the row only.
+// CHECK-LABEL: @shared_chunked arg0:
+// CHECK-NEXT: elements 128, span 128
+// CHECK-NEXT: row 0: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79
+// CHECK-NEXT: row 1: 24 25 26 27 28 29 30 31 16 17 18 19 20 21 22 23 88 89 90 91 92 93 94 95 80 81 82 83 84 85 86 87
+// CHECK-NEXT: row 2: 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111
+// CHECK-NEXT: row 3: 56 57 58 59 60 61 62 63 48 49 50 51 52 53 54 55 120 121 122 123 124 125 126 127 112 113 114 115 116 117 118 119
+func.func @shared_chunked(%t: !tilegpu.smem<4x32xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 2, chunk = 16>>) {
+  return
+}
+
+// -----
+
 // CHECK-LABEL: @shared_padded_transposed arg0:
 // CHECK-NEXT: elements 64, span 96
 // CHECK-NEXT: row 0: 0 24 48 72

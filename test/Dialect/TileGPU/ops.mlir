@@ -28,6 +28,9 @@
 // CHECK-SAME: !tilegpu.smem<64x128xbf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>>
 // CHECK-SAME: !tilegpu.smem<3x128x64xf16, #tilegpu.shared<order = [0, 1], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>>
 // CHECK-SAME: !tilegpu.smem<8x32xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 2, maxPhase = 4>>
+// wgmma: the version 3 accumulator and the 128-byte-piece shared layout.
+// CHECK-SAME: tensor<128x64xf32, #tilegpu.mma<version = 3, warps = [8, 1]>>
+// CHECK-SAME: !tilegpu.smem<2x64x128xf16, #tilegpu.shared<order = [0, 1], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>>
 // GENERIC-LABEL: "func.func"() <{function_type = (tensor<64x64xf32, #tilegpu.mma<version = 2, warps = [4, 1]>>
 func.func @layouts(
     %a: tensor<64x64xf32, #mma>,
@@ -37,7 +40,9 @@ func.func @layouts(
     %e: !tilegpu.smem<64x128xf16, #swizzled>,
     %f: !tilegpu.smem<64x128xbf16, #padded>,
     %g: !tilegpu.smem<3x128x64xf16, #paddedT>,
-    %h: !tilegpu.smem<8x32xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 2, maxPhase = 4, pad = 0>>) {
+    %h: !tilegpu.smem<8x32xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 2, maxPhase = 4, pad = 0>>,
+    %i: tensor<128x64xf32, #tilegpu.mma<version = 3, warps = [8, 1]>>,
+    %j: !tilegpu.smem<2x64x128xf16, #tilegpu.shared<order = [0, 1], vec = 8, perPhase = 1, maxPhase = 8, pad = 0, chunk = 64>>) {
   return
 }
 

@@ -21,7 +21,7 @@
 // The zero tile, used as an accumulator and as the iter_arg init, is cloned
 // per use.
 // CHECK-LABEL: func.func @attention
-// CHECK-SAME: attributes {tile.kernel = {num_warps = 4 : i32}, tilegpu.num_warps = 4 : i32, tilegpu.occupancy = 1 : i32}
+// CHECK-SAME: attributes {tile.kernel = {num_warps = 4 : i32}, tilegpu.mma_version = 2 : i32, tilegpu.num_warps = 4 : i32, tilegpu.occupancy = 1 : i32}
 // CHECK-DAG: %[[VBUF:.*]] = tilegpu.alloc : <16x16xf16, [[PAD10:#tilegpu.shared<order = \[1, 0\], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>]]>
 // CHECK-DAG: %[[KBUF:.*]] = tilegpu.alloc : <16x16xf16, #tilegpu.shared<order = [0, 1], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>>
 // CHECK-DAG: %[[QBUF:.*]] = tilegpu.alloc : <64x16xf16, [[PAD10]]>

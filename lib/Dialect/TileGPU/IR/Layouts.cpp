@@ -112,6 +112,13 @@ int64_t mlir::tilegpu::getSharedOffset(SharedLayoutAttr layout,
   int64_t innerSize = tileShape[inner];
   int64_t row = inner == 1 ? i0 : i1;
   int64_t col = inner == 1 ? i1 : i0;
+  if (int64_t chunk = layout.getChunk(); chunk && chunk < innerSize) {
+    // Piece col / chunk follows the previous ones: a taller tile of rows
+    // `chunk` wide (the swizzle phase is unchanged for whole 8-row atoms).
+    row += (col / chunk) * tileShape[1 - inner];
+    col %= chunk;
+    innerSize = chunk;
+  }
   int64_t vec = layout.getVec();
   int64_t phase = (row / layout.getPerPhase()) % layout.getMaxPhase();
   int64_t chunk = (col / vec) ^ phase;
@@ -128,7 +135,7 @@ SharedLayoutAttr mlir::tilegpu::getSwizzledSharedLayout(
   unsigned maxPhase =
       std::max<int64_t>(1, std::min<int64_t>(8, shape[contiguousDim] / vec));
   SmallVector<unsigned> order = {contiguousDim, 1 - contiguousDim};
-  return SharedLayoutAttr::get(ctx, order, vec, perPhase, maxPhase, 0);
+  return SharedLayoutAttr::get(ctx, order, vec, perPhase, maxPhase, 0, 0);
 }
 
 SharedLayoutAttr mlir::tilegpu::getPaddedSharedLayout(MLIRContext *ctx,
@@ -136,5 +143,23 @@ SharedLayoutAttr mlir::tilegpu::getPaddedSharedLayout(MLIRContext *ctx,
                                                       unsigned contiguousDim) {
   unsigned vec = 128 / elementBits;
   SmallVector<unsigned> order = {contiguousDim, 1 - contiguousDim};
-  return SharedLayoutAttr::get(ctx, order, vec, 1, 1, vec);
+  return SharedLayoutAttr::get(ctx, order, vec, 1, 1, vec, 0);
+}
+
+SharedLayoutAttr mlir::tilegpu::getWgmmaSharedLayout(MLIRContext *ctx,
+                                                     unsigned elementBits,
+                                                     unsigned contiguousDim) {
+  unsigned vec = 128 / elementBits;
+  SmallVector<unsigned> order = {contiguousDim, 1 - contiguousDim};
+  return SharedLayoutAttr::get(ctx, order, vec, /*perPhase=*/1,
+                               /*maxPhase=*/8, /*pad=*/0,
+                               /*chunk=*/1024 / elementBits);
+}
+
+bool mlir::tilegpu::fitsWgmmaSharedLayout(ArrayRef<int64_t> shape,
+                                          unsigned elementBits,
+                                          unsigned contiguousDim) {
+  return shape.size() == 2 &&
+         shape[contiguousDim] % (1024 / elementBits) == 0 &&
+         shape[1 - contiguousDim] % 8 == 0;
 }

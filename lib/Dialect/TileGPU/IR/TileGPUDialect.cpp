@@ -39,15 +39,19 @@ void TileGPUDialect::initialize() {
 LogicalResult
 MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       unsigned version, ArrayRef<unsigned> warps) {
-  if (version != 2)
-    return emitError() << "only mma version 2 (mma.sync) is implemented, got "
+  if (version != 2 && version != 3)
+    return emitError() << "mma version must be 2 (mma.sync) or 3 (wgmma), got "
                        << version;
   if (warps.size() != 2)
     return emitError() << "mma layout needs warps = [M, N]";
   if (warps[1] != 1)
-    return emitError() << "mma version 2 splits M only: warps[1] must be 1";
+    return emitError() << "mma version " << version
+                       << " splits M only: warps[1] must be 1";
   if (warps[0] == 0 || warps[0] > 32 || !llvm::isPowerOf2_32(warps[0]))
     return emitError() << "warps[0] must be a power of two in [1, 32]";
+  if (version == 3 && warps[0] % 4 != 0)
+    return emitError() << "mma version 3 (wgmma) needs whole warpgroups: "
+                          "warps[0] must be a multiple of 4";
   return success();
 }
 
@@ -83,10 +87,70 @@ LogicalResult SliceLayoutAttr::verifyEncoding(
   return verifyRegisterEncoding(*this, shape, emitError);
 }
 
+Attribute SharedLayoutAttr::parse(AsmParser &parser, Type) {
+  SmallVector<unsigned> order;
+  unsigned vec = 0, perPhase = 0, maxPhase = 0, pad = 0, chunk = 0;
+  SMLoc loc = parser.getCurrentLocation();
+  auto parseNamed = [&](StringRef name, unsigned &value) -> bool {
+    return parser.parseKeyword(name) || parser.parseEqual() ||
+           parser.parseInteger(value);
+  };
+  if (parser.parseLess() || parser.parseKeyword("order") ||
+      parser.parseEqual() ||
+      failed(parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                            [&] {
+                                              unsigned d;
+                                              if (parser.parseInteger(d))
+                                                return failure();
+                                              order.push_back(d);
+                                              return success();
+                                            })) ||
+      parser.parseComma() || parseNamed("vec", vec) || parser.parseComma() ||
+      parseNamed("perPhase", perPhase) || parser.parseComma() ||
+      parseNamed("maxPhase", maxPhase))
+    return {};
+  // Optional fields, in order: pad, chunk.
+  bool seenChunk = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    if (parser.parseKeyword(&key))
+      return {};
+    if (key == "pad" && !seenChunk) {
+      if (parser.parseEqual() || parser.parseInteger(pad))
+        return {};
+    } else if (key == "chunk" && !seenChunk) {
+      seenChunk = true;
+      if (parser.parseEqual() || parser.parseInteger(chunk))
+        return {};
+    } else {
+      parser.emitError(parser.getCurrentLocation())
+          << "expected 'pad' or 'chunk' (in that order), got '" << key << "'";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<SharedLayoutAttr>(
+      loc, parser.getContext(), order, vec, perPhase, maxPhase, pad, chunk);
+}
+
+void SharedLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<order = [";
+  llvm::interleaveComma(getOrder(), printer);
+  printer << "], vec = " << getVec() << ", perPhase = " << getPerPhase()
+          << ", maxPhase = " << getMaxPhase();
+  if (getPad())
+    printer << ", pad = " << getPad();
+  if (getChunk())
+    printer << ", chunk = " << getChunk();
+  printer << ">";
+}
+
 LogicalResult
 SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          ArrayRef<unsigned> order, unsigned vec,
-                         unsigned perPhase, unsigned maxPhase, unsigned pad) {
+                         unsigned perPhase, unsigned maxPhase, unsigned pad,
+                         unsigned chunk) {
   if (order.size() != 2 || order[0] == order[1] || order[0] > 1 || order[1] > 1)
     return emitError() << "shared layout order must be [1, 0] or [0, 1]";
   if (vec == 0 || !llvm::isPowerOf2_32(vec) || perPhase == 0 ||
@@ -96,6 +160,12 @@ SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (pad % vec != 0)
     return emitError() << "pad must be a multiple of vec (rows stay 16-byte "
                           "aligned)";
+  if (chunk != 0 && (!llvm::isPowerOf2_32(chunk) || chunk % vec != 0 ||
+                     chunk < vec * maxPhase))
+    return emitError() << "chunk must be a power of two holding whole "
+                          "swizzle rows (a multiple of vec * maxPhase)";
+  if (chunk != 0 && pad != 0)
+    return emitError() << "a chunked shared layout has no padding";
   return success();
 }
 
@@ -133,10 +203,16 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a shared buffer is a 2-d tile or a ring of them";
   if (llvm::any_of(shape, [](int64_t d) { return d <= 0; }))
     return emitError() << "shared buffer sizes must be positive";
-  if (!isa<SharedLayoutAttr>(layout))
+  auto shared = dyn_cast<SharedLayoutAttr>(layout);
+  if (!shared)
     return emitError() << "shared buffer layout must be #tilegpu.shared";
   if (!elementType.isIntOrFloat())
     return emitError() << "shared buffer element type must be int or float";
+  int64_t innerSize = shape.take_back(2)[shared.getOrder()[0]];
+  if (shared.getChunk() != 0 && innerSize % shared.getChunk() != 0)
+    return emitError() << "the contiguous tile dimension (" << innerSize
+                       << ") must be a multiple of the layout's chunk ("
+                       << shared.getChunk() << ")";
   return success();
 }
 

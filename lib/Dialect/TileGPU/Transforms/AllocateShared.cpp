@@ -22,9 +22,11 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-/// 128-byte alignment keeps every swizzle phase aligned with the banks (and
-/// is what later TMA/wgmma tiles need at least).
+/// 128-byte alignment keeps every swizzle phase aligned with the banks;
+/// wgmma's 128B-swizzle atoms (chunked layouts) start on 1024 bytes, since
+/// the hardware swizzles with address bits [7, 10).
 constexpr int64_t kSharedAlignment = 128;
+constexpr int64_t kSwizzleAtomAlignment = 1024;
 
 struct TileGPUAllocateSharedPass
     : public tilegpu::impl::TileGPUAllocateSharedBase<
@@ -37,7 +39,9 @@ struct TileGPUAllocateSharedPass
     int64_t offset = 0;
     func.walk([&](AllocOp alloc) {
       SharedBufferType type = alloc.getType();
-      offset = llvm::alignTo(offset, kSharedAlignment);
+      auto layout = cast<SharedLayoutAttr>(type.getLayout());
+      offset = llvm::alignTo(offset, layout.getChunk() ? kSwizzleAtomAlignment
+                                                       : kSharedAlignment);
       alloc.setOffsetAttr(b.getI64IntegerAttr(offset));
       offset += type.getTileBytes() * type.getNumStages();
     });

@@ -75,11 +75,47 @@ bool isConstantSource(Operation *op) {
   return isa<tile::FullOp, tile::SplatOp, tile::IotaOp, arith::ConstantOp>(op);
 }
 
+/// The tile dimension of a load that walks the view's last (contiguous)
+/// dimension, or -1.
+int contiguousDim(LoadOp load) {
+  int64_t viewRank = load.getView().getType().getRank();
+  ArrayRef<int64_t> dims = load.getDims();
+  if (dims.size() != 2)
+    return -1;
+  return dims[1] == viewRank - 1 ? 1 : dims[0] == viewRank - 1 ? 0 : -1;
+}
+
+/// Why `mma` cannot run on wgmma with `numWarps` warps, or "" when it can:
+/// whole warpgroups over M, N <= 256, 16-bit operands, and every operand
+/// staged from a load fitting the 128B-swizzle layout.
+std::string wgmmaMismatch(tile::MmaOp mma, int numWarps) {
+  auto accType = cast<RankedTensorType>(mma.getAcc().getType());
+  auto aType = cast<RankedTensorType>(mma.getA().getType());
+  if (numWarps % 4 != 0)
+    return "wgmma needs whole warpgroups (num_warps a multiple of 4)";
+  if (!aType.getElementType().isF16() && !aType.getElementType().isBF16())
+    return "wgmma is lowered for f16 and bf16 operands";
+  if (accType.hasStaticShape() && accType.getDimSize(1) > 256)
+    return "wgmma needs N <= 256";
+  for (Value v : {mma.getA(), mma.getB()}) {
+    auto load = v.getDefiningOp<LoadOp>();
+    if (!load)
+      continue;
+    int dim = contiguousDim(load);
+    if (dim < 0 || !load.getType().hasStaticShape() ||
+        !fitsWgmmaSharedLayout(load.getType().getShape(), 16,
+                               static_cast<unsigned>(dim)))
+      return "a shared operand does not fit the 128B-swizzle layout "
+             "(contiguous dimension a multiple of 64, the other of 8)";
+  }
+  return "";
+}
+
 class LayoutAssigner {
 public:
-  LayoutAssigner(func::FuncOp func, int numWarps, bool padded)
+  LayoutAssigner(func::FuncOp func, int numWarps, bool padded, unsigned version)
       : func(func), numWarps(numWarps), padded(padded),
-        mmaLayout(MmaLayoutAttr::get(func.getContext(), 2,
+        mmaLayout(MmaLayoutAttr::get(func.getContext(), version,
                                      {static_cast<unsigned>(numWarps), 1u})) {}
 
   LogicalResult run();
@@ -128,10 +164,8 @@ FailureOr<Value> LayoutAssigner::stageInShared(LoadOp load, bool isOperandA) {
   // The tile dimension that walks the view's last dimension is contiguous
   // in global memory; it stays contiguous in shared memory so that each
   // thread copies 16 bytes.
-  ArrayRef<int64_t> dims = load.getDims();
-  int contiguous = dims[1] == viewRank - 1   ? 1
-                   : dims[0] == viewRank - 1 ? 0
-                                             : -1;
+  (void)viewRank;
+  int contiguous = contiguousDim(load);
   if (contiguous < 0)
     return load.emitOpError()
            << "cannot stage this mma operand in shared memory: no tile "
@@ -143,9 +177,12 @@ FailureOr<Value> LayoutAssigner::stageInShared(LoadOp load, bool isOperandA) {
            << "loads feeding mma pad with zero only (mask the scores instead)";
   MLIRContext *ctx = func.getContext();
   auto sharedLayout =
-      padded ? getPaddedSharedLayout(ctx, 16, static_cast<unsigned>(contiguous))
-             : getSwizzledSharedLayout(ctx, type.getShape(), 16,
-                                       static_cast<unsigned>(contiguous));
+      mmaLayout.getVersion() == 3
+          ? getWgmmaSharedLayout(ctx, 16, static_cast<unsigned>(contiguous))
+      : padded
+          ? getPaddedSharedLayout(ctx, 16, static_cast<unsigned>(contiguous))
+          : getSwizzledSharedLayout(ctx, type.getShape(), 16,
+                                    static_cast<unsigned>(contiguous));
   auto bufferType = SharedBufferType::get(ctx, type.getShape(),
                                           type.getElementType(), sharedLayout);
   OpBuilder b(ctx);
@@ -441,6 +478,9 @@ LogicalResult LayoutAssigner::run() {
   func->setAttr(
       "tilegpu.num_warps",
       IntegerAttr::get(IntegerType::get(func.getContext(), 32), numWarps));
+  func->setAttr("tilegpu.mma_version",
+                IntegerAttr::get(IntegerType::get(func.getContext(), 32),
+                                 mmaLayout.getVersion()));
   return success();
 }
 
@@ -472,7 +512,40 @@ struct TileGPUAssignLayoutsPass
     func->setAttr("tilegpu.occupancy",
                   IntegerAttr::get(IntegerType::get(func.getContext(), 32),
                                    getLaunchHint(func, "occupancy", chip, 1)));
-    if (failed(LayoutAssigner(func, warps, sharedLayout == "padded").run()))
+    if (mmaVersion != 0 && mmaVersion != 2 && mmaVersion != 3) {
+      func.emitError() << "mma-version must be 0 (auto), 2 (mma.sync) or 3 "
+                          "(wgmma), got "
+                       << static_cast<unsigned>(mmaVersion);
+      return signalPassFailure();
+    }
+    // wgmma where the chip has it (sm_90a) and every mma fits; mma.sync
+    // otherwise. An explicit version 3 reports the mma that does not fit.
+    unsigned version = mmaVersion == 2 ? 2 : 3;
+    if (version == 3 && chip != "sm_90a") {
+      if (mmaVersion == 3) {
+        func.emitError() << "mma-version=3 (wgmma) needs chip sm_90a, got '"
+                         << chip << "'";
+        return signalPassFailure();
+      }
+      version = 2;
+    }
+    if (version == 3) {
+      WalkResult walk = func.walk([&](tile::MmaOp mma) {
+        std::string why = wgmmaMismatch(mma, warps);
+        if (why.empty())
+          return WalkResult::advance();
+        if (mmaVersion == 3)
+          mma.emitOpError() << "cannot use wgmma (mma-version=3): " << why;
+        return WalkResult::interrupt();
+      });
+      if (walk.wasInterrupted()) {
+        if (mmaVersion == 3)
+          return signalPassFailure();
+        version = 2;
+      }
+    }
+    if (failed(LayoutAssigner(func, warps, sharedLayout == "padded", version)
+                   .run()))
       signalPassFailure();
   }
 };

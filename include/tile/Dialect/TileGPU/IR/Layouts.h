@@ -74,6 +74,17 @@ SharedLayoutAttr getSwizzledSharedLayout(MLIRContext *ctx,
 SharedLayoutAttr getPaddedSharedLayout(MLIRContext *ctx, unsigned elementBits,
                                        unsigned contiguousDim);
 
+/// The wgmma canonical layout: 128-byte pieces of the contiguous dimension,
+/// each 128B-swizzled (see #tilegpu.shared's `chunk`).
+SharedLayoutAttr getWgmmaSharedLayout(MLIRContext *ctx, unsigned elementBits,
+                                      unsigned contiguousDim);
+
+/// Whether a `[rows, cols]` tile of `elementBits` elements whose dimension
+/// `contiguousDim` is contiguous can use the wgmma layout: whole 128-byte
+/// pieces along it and whole 8-row swizzle atoms along the other.
+bool fitsWgmmaSharedLayout(ArrayRef<int64_t> shape, unsigned elementBits,
+                           unsigned contiguousDim);
+
 } // namespace tilegpu
 } // namespace mlir
 

@@ -13,7 +13,7 @@ class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 
 def TileGPU_MmaLayoutAttr : TileGPU_Attr<"MmaLayout", "mma",
     [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
-  let summary = "tensor-core accumulator layout (mma.sync m16n8)";
+  let summary = "tensor-core accumulator layout (mma.sync m16n8, wgmma m64nN)";
   let description = [{
     The accumulator fragments of `mma.sync.m16n8k16`, tiled over a
     `[M, N]` tile: the tile is cut into 16x8 pieces; piece row `i / 16` goes
@@ -29,8 +29,17 @@ def TileGPU_MmaLayoutAttr : TileGPU_Attr<"MmaLayout", "mma",
     (the register-only P trick: the A fragment of a 16x16 piece is two
     adjacent accumulator pieces).
 
+    Version 3 is the same map computed by Hopper's `wgmma.mma_async`:
+    warps `4g .. 4g+3` form warpgroup `g`, and one m64nN instruction of
+    warpgroup `g` fills the 64 rows its four warps hold in one repetition
+    (rows `rep * 16 * warps[0] + 64 * g + [0, 64)`), with each warp's
+    registers in exactly the mma.sync order above. `warps[0]` must then be
+    a multiple of 4. Only the instruction that computes the tile differs,
+    so every other op lowers the same for both versions.
+
     ```mlir
     tensor<128x64xf32, #tilegpu.mma<version = 2, warps = [4, 1]>>
+    tensor<128x128xf32, #tilegpu.mma<version = 3, warps = [8, 1]>>
     ```
   }];
   let parameters = (ins "unsigned":$version,
@@ -79,18 +88,27 @@ def TileGPU_SharedLayoutAttr : TileGPU_Attr<"SharedLayout", "shared"> {
     every access is a per-thread base plus a compile-time offset, which
     keeps the address registers of an mma.sync loop few.
 
+    `chunk` (elements, 0 = whole rows) cuts the contiguous dimension into
+    pieces stored one after another, each a full `[outer, chunk]` tile:
+    element `(row, col)` of a tile with `outer` rows lives in piece
+    `col / chunk`, row `row`, column `col % chunk`, and the swizzle applies
+    inside the piece. With 128-byte pieces (`chunk = 64` for 16-bit types),
+    `maxPhase = 8` and the tile 1024-byte aligned, every 8-row group of a
+    piece is one 128B-swizzle atom: the canonical layout that Hopper's
+    wgmma descriptors read, K-major or MN-major, for any tile width.
+
     ```mlir
     #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8>
     #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+    #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
     ```
   }];
   let parameters = (ins ArrayRefParameter<"unsigned">:$order, "unsigned":$vec,
                         "unsigned":$perPhase, "unsigned":$maxPhase,
-                        DefaultValuedParameter<"unsigned", "0">:$pad);
-  let assemblyFormat = [{
-    `<` `order` `=` `[` $order `]` `,` `vec` `=` $vec `,` `perPhase` `=`
-    $perPhase `,` `maxPhase` `=` $maxPhase (`,` `pad` `=` $pad^)? `>`
-  }];
+                        DefaultValuedParameter<"unsigned", "0">:$pad,
+                        DefaultValuedParameter<"unsigned", "0">:$chunk);
+  // `pad` and `chunk` are optional and printed only when nonzero.
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 

@@ -90,6 +90,13 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"
     in registers (attention's P) keeps the accumulator layout, whose
     fragments are the A operand of the next mma without any data movement.
 
+    On sm_90a the accumulators get `#tilegpu.mma<version = 3>` (wgmma,
+    whole warpgroups over M) and the staged operands the 128B-swizzle
+    layout that wgmma descriptors read (`chunk` = 128 bytes), when every
+    mma fits (N <= 256, num_warps a multiple of 4, operand tiles whole
+    swizzle atoms); otherwise mma.sync, or an error at the mma that does
+    not fit when `mma-version=3` is explicit.
+
     A value needed in two layouts gets a visible `tilegpu.convert_layout`;
     layouts that cannot be derived are reported at the op.
   }];
@@ -99,8 +106,11 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"
     Option<"chip", "chip", "std::string", "\"sm_80\"",
            "Target chip, selecting the kernel's per-architecture hints">,
     Option<"sharedLayout", "shared-layout", "std::string", "\"padded\"",
-           "Shared tiles for mma operands: padded (mma.sync: immediate "
-           "offsets) or swizzled (the 128B pattern of TMA/wgmma)">
+           "Shared tiles for mma.sync operands: padded (immediate offsets) "
+           "or swizzled (XOR swizzle over whole rows)">,
+    Option<"mmaVersion", "mma-version", "unsigned", "0",
+           "Tensor-core instruction: 2 (mma.sync), 3 (wgmma, sm_90a), 0 "
+           "(wgmma where the chip has it and every mma fits, else mma.sync)">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect"];

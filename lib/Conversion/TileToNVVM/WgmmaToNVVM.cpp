@@ -1,0 +1,276 @@
+//===- WgmmaToNVVM.cpp - Hopper warpgroup mma -----------------------------===//
+//
+// tilegpu.mma with an #mma version 3 accumulator -> wgmma.mma_async.
+//
+// Each warpgroup (warps 4g .. 4g+3) computes, per repetition `rep` of the
+// layout, the 64 rows rep * 16 * W + 64 * g + [0, 64) of the tile with one
+// m64nNk16 instruction per 16-wide k step (N = the whole tile width). The
+// accumulator registers of a warp are those of the mma.sync layout in the
+// same order (PTX ISA, "wgmma register fragments": d[4i .. 4i+3] of a thread
+// are the m16n8 C fragment of column block i), and a register A operand (P)
+// is the mma.sync A fragment of the warp's 16 rows, so no data moves.
+//
+// Shared operands are read through matrix descriptors. The tile is in the
+// 128B-swizzle layout with 64-element pieces (#tilegpu.shared chunk = 64):
+//   element (outer o, inner i) at (i / 64) * piece + o * 128 + (i % 64) * 2
+//   bytes, piece = outer * 128, swizzled by the hardware with address bits
+//   [7, 10) (the tile is 1024-byte aligned).
+// K-major operand (inner = K): start = element (mn0, k0), stride byte offset
+//   (SBO) 1024 between 8-row groups; the leading offset is unused.
+// MN-major operand (inner = M or N, transposed): start = element (k0, mn0),
+//   leading byte offset (LBO) = piece (the next 64 of M/N), SBO = 1024 (the
+//   next 8 of K).
+// Descriptor (PTX ISA, "matrix descriptor"): bits 0-13 start >> 4, 16-29
+// LBO >> 4, 32-45 SBO >> 4, 62-63 swizzle mode (1 = 128B).
+//
+// The sequence is fence; the instructions; commit; wait 0. The fence and
+// the wait are inline asm that take the accumulator (and register A) as
+// tied operands, so no instruction that writes or reads those registers can
+// be scheduled between them and the mma.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+using namespace mlir::tilegpu;
+
+namespace {
+
+constexpr int64_t kPieceRowBytes = 128; // one 128B-swizzle row
+constexpr int64_t kAtomBytes = 1024;    // 8 rows of 128 bytes
+
+/// Descriptor arithmetic for one shared operand of a wgmma.
+struct SharedOperand {
+  Value base; // i32 shared-window address of the tile
+  int64_t outer = 0;
+  bool kMajor = false;
+  int64_t elementBytes = 2;
+
+  /// Byte offset of the instruction's first element (mn0, k0).
+  int64_t offset(int64_t mn0, int64_t k0) const {
+    int64_t o = kMajor ? mn0 : k0, i = kMajor ? k0 : mn0;
+    int64_t perPiece = kPieceRowBytes / elementBytes;
+    return (i / perPiece) * outer * kPieceRowBytes + o * kPieceRowBytes +
+           (i % perPiece) * elementBytes;
+  }
+
+  /// The descriptor of the element `bytes` past `base`.
+  Value descriptor(OpBuilder &b, Location loc, Value bytes) const {
+    Type i64 = b.getI64Type();
+    Value addr = arith::AddIOp::create(b, loc, base, bytes);
+    Value start = arith::ShRUIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, addr), i64Const(b, loc, 4));
+    int64_t lbo = kMajor ? 1 : outer * kPieceRowBytes >> 4;
+    int64_t sbo = kAtomBytes >> 4;
+    int64_t fixed = (lbo << 16) | (sbo << 32) | (int64_t(1) << 62);
+    return arith::OrIOp::create(b, loc, start, i64Const(b, loc, fixed));
+  }
+};
+
+/// Checks that `type` is in the wgmma layout and describes it; `kDim` is the
+/// tile dimension that is the mma's K.
+FailureOr<SharedOperand> describe(Operation *op, SharedBufferType type,
+                                  unsigned kDim, Value base) {
+  auto layout = cast<SharedLayoutAttr>(type.getLayout());
+  int64_t elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  ArrayRef<int64_t> shape = type.getShape();
+  unsigned inner = layout.getOrder()[0];
+  if (layout.getChunk() * elementBytes != kPieceRowBytes ||
+      layout.getMaxPhase() != 8 || layout.getPerPhase() != 1 ||
+      layout.getVec() * elementBytes != 16 || shape[1 - inner] % 8 != 0)
+    return op->emitOpError()
+           << "a wgmma operand needs the 128B-swizzle layout with 128-byte "
+              "pieces and whole 8-row atoms, got "
+           << type;
+  return SharedOperand{base, shape[1 - inner], inner == kDim, elementBytes};
+}
+
+/// One inline asm statement whose results are `tied` (same constraints as
+/// inputs) plus `inputs`; `ptx` refers to tied values as $0.. and to the
+/// other inputs after them.
+SmallVector<Value> emitAsm(OpBuilder &b, Location loc, StringRef ptx,
+                           ValueRange tied, ValueRange inputs,
+                           ArrayRef<StringRef> inputConstraints) {
+  std::string constraints;
+  SmallVector<Type> types;
+  for (Value v : tied) {
+    types.push_back(v.getType());
+    constraints += v.getType().isF32() ? "=f," : "=r,";
+  }
+  for (StringRef c : inputConstraints)
+    constraints += (c + ",").str();
+  for (size_t i = 0; i < tied.size(); ++i)
+    constraints += std::to_string(i) + ",";
+  if (!constraints.empty())
+    constraints.pop_back();
+  SmallVector<Value> operands(inputs);
+  operands.append(tied.begin(), tied.end());
+  Type resultType =
+      types.empty()
+          ? Type(LLVM::LLVMVoidType::get(b.getContext()))
+          : Type(LLVM::LLVMStructType::getLiteral(b.getContext(), types));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType, operands, ptx, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  SmallVector<Value> results;
+  for (size_t i = 0; i < tied.size(); ++i)
+    results.push_back(
+        LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return results;
+}
+
+struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto accType = op.getAcc().getType();
+    auto mma = cast<MmaLayoutAttr>(accType.getEncoding());
+    if (mma.getVersion() != 3)
+      return failure();
+    Location loc = op.getLoc();
+    int64_t warps = mma.getWarps()[0];
+    int64_t m = accType.getDimSize(0), n = accType.getDimSize(1);
+    SharedBufferType bType = op.getB().getType();
+    int64_t k = bType.getShape()[0];
+    Type elementType = bType.getElementType();
+    if (!elementType.isF16() && !elementType.isBF16())
+      return op.emitOpError() << "wgmma is lowered for f16 and bf16";
+    if (k % 16 != 0 || n % 8 != 0 || n > 256 || warps % 4 != 0)
+      return op.emitOpError()
+             << "a " << m << "x" << n << "x" << k << " mma with " << warps
+             << " warps does not fit wgmma m64nNk16 (K a multiple of 16, N "
+                "of 8 up to 256, whole warpgroups)";
+    int64_t repM = m / (16 * warps), nTiles = n / 8, kSteps = k / 16;
+    int64_t accPerRep = nTiles * 4;
+    StringRef ptxType = elementType.isBF16() ? "bf16" : "f16";
+    auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
+    Type i32 = rewriter.getI32Type();
+
+    Value warpGroup =
+        arith::ShRUIOp::create(rewriter, loc, warpId(rewriter, loc), c32(2));
+    auto sharedBase = [&](Value ptr) -> Value {
+      return LLVM::PtrToIntOp::create(rewriter, loc, i32,
+                                      opaqueInLoop(rewriter, loc, op, ptr));
+    };
+    FailureOr<SharedOperand> bOperand =
+        describe(op, bType, /*kDim=*/0, sharedBase(adaptor.getB()));
+    if (failed(bOperand))
+      return failure();
+
+    // Operand A: a shared tile (its warpgroup's rows start 64 * g in) or
+    // the P registers.
+    std::optional<SharedOperand> aOperand;
+    Value aGroupBytes;
+    SmallVector<Value> aRegs;
+    if (auto aBuf = dyn_cast<SharedBufferType>(op.getA().getType())) {
+      FailureOr<SharedOperand> a =
+          describe(op, aBuf, /*kDim=*/1, sharedBase(adaptor.getA()));
+      if (failed(a))
+        return failure();
+      aOperand = *a;
+      aGroupBytes = arith::MulIOp::create(rewriter, loc, warpGroup,
+                                          c32(aOperand->offset(64, 0)));
+    } else {
+      Type pairType = VectorType::get({2}, elementType);
+      SmallVector<Value> elements = unpackVector(rewriter, loc, adaptor.getA());
+      int64_t aTiles = k / 8;
+      for (int64_t rep = 0; rep < repM; ++rep)
+        for (int64_t ks = 0; ks < kSteps; ++ks)
+          for (int64_t reg = 0; reg < 4; ++reg) {
+            // mma.sync A order: (rows g, k 0-7), (g+8, 0-7), (g, 8-15), ...
+            int64_t tile = 2 * ks + reg / 2, half = reg % 2;
+            int64_t idx = (rep * aTiles + tile) * 4 + 2 * half;
+            Value pair = vector::FromElementsOp::create(
+                rewriter, loc, cast<VectorType>(pairType),
+                ValueRange{elements[idx], elements[idx + 1]});
+            aRegs.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, pair));
+          }
+    }
+
+    // The fence: accumulator and register A pass through it.
+    SmallVector<Value> acc = unpackVector(rewriter, loc, adaptor.getAcc());
+    SmallVector<Value> fenced(acc);
+    fenced.append(aRegs);
+    fenced =
+        emitAsm(rewriter, loc, "wgmma.fence.sync.aligned;", fenced, {}, {});
+    acc.assign(fenced.begin(), fenced.begin() + acc.size());
+    aRegs.assign(fenced.begin() + acc.size(), fenced.end());
+
+    for (int64_t rep = 0; rep < repM; ++rep) {
+      int64_t row0 = rep * 16 * warps;
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        std::string ptx;
+        llvm::raw_string_ostream os(ptx);
+        // scale-d (accumulate) is a predicate: set from the last input.
+        int64_t scaleD = accPerRep + (aOperand ? 1 : 4) + 1;
+        os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << scaleD << ", 0;\n";
+        os << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << ptxType
+           << "." << ptxType << " {";
+        for (int64_t i = 0; i < accPerRep; ++i)
+          os << (i ? ", " : "") << "$" << i;
+        os << "}, ";
+        SmallVector<Value> inputs;
+        SmallVector<StringRef> constraints;
+        int64_t next = accPerRep;
+        if (aOperand) {
+          Value bytes = arith::AddIOp::create(
+              rewriter, loc, aGroupBytes, c32(aOperand->offset(row0, ks * 16)));
+          inputs.push_back(aOperand->descriptor(rewriter, loc, bytes));
+          constraints.push_back("l");
+          os << "$" << next++ << ", ";
+        } else {
+          os << "{";
+          for (int64_t reg = 0; reg < 4; ++reg) {
+            inputs.push_back(aRegs[(rep * kSteps + ks) * 4 + reg]);
+            constraints.push_back("r");
+            os << (reg ? ", " : "") << "$" << next++;
+          }
+          os << "}, ";
+        }
+        inputs.push_back(bOperand->descriptor(
+            rewriter, loc, c32(bOperand->offset(0, ks * 16))));
+        constraints.push_back("l");
+        // p, scale-a = scale-b = 1, then the transpose flags (register A
+        // has none).
+        os << "$" << next++ << ", p, 1, 1, ";
+        if (aOperand)
+          os << (aOperand->kMajor ? 0 : 1) << ", ";
+        os << (bOperand->kMajor ? 0 : 1) << ";\n}";
+        inputs.push_back(c32(1));
+        constraints.push_back("r");
+        SmallVector<Value> tied(acc.begin() + rep * accPerRep,
+                                acc.begin() + (rep + 1) * accPerRep);
+        SmallVector<Value> out =
+            emitAsm(rewriter, loc, ptx, tied, inputs, constraints);
+        llvm::copy(out, acc.begin() + rep * accPerRep);
+      }
+    }
+
+    // Commit and wait: the results are read only after the wait.
+    acc = emitAsm(rewriter, loc,
+                  "wgmma.commit_group.sync.aligned;\n"
+                  "wgmma.wait_group.sync.aligned 0;",
+                  acc, {}, {});
+    rewriter.replaceOp(op, packVector(rewriter, loc,
+                                      getTypeConverter()->convertType(accType),
+                                      acc));
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateWgmmaPatterns(TileTypeConverter &converter,
+                                     RewritePatternSet &patterns) {
+  patterns.add<WgmmaLowering>(converter, patterns.getContext());
+}
