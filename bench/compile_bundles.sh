@@ -23,7 +23,7 @@ variant() {
   shift 2
   if "$compile" "$root/kernels/fmha.mlir" --quiet --chip="$CHIP" \
       --params="$params" -o "$out/$name" "$@"; then
-    printf '%-40s %s\n' "$name" "$(python3 -c "import json,sys;d=json.load(open('$out/$name/manifest.json'));p=d.get('ptxas',{});print('regs',p.get('registers'),'spills',p.get('spill_stores'),'smem',d['shared_bytes'],'warps',d['num_warps'])")"
+    printf '%-40s %s\n' "$name" "$(python3 -c "import json,sys;d=json.load(open('$out/$name/manifest.json'));p=d.get('ptxas',{});print('regs',p.get('registers'),'spills',p.get('spill_stores'),'smem',d['shared_bytes'],'warps',d['num_warps'],'wgmma' if d.get('mma_version')==3 else 'mma.sync')")"
   else
     echo "FAILED to compile $name" >&2
     return 1
@@ -50,39 +50,49 @@ check)
   variant "o3-bf16-d128-m128n128-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false,DTYPE=bf16" --tile-pipeline=$O3
   variant "o3-f16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4" --tile-pipeline=$O3
   variant "o3-f16-d128-m64n64-sm80-c" "TILE_M=64,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --num-warps=4 --chip=sm_80 --tile-pipeline=$O3
+  # On sm_90a the variants above use wgmma; these keep mma.sync covered there.
+  variant "sync-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --mma-version=2 --tile-pipeline=$O3
+  variant "sync-bf16-d64-m128n64-lse-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,DTYPE=bf16" --mma-version=2
+  # wgmma with N = 96 (not a power of two) on ragged shapes.
+  variant "o3-f16-d128-m128n96-c" "TILE_M=128,TILE_N=96,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tile-pipeline=$O3
   ;;
 perf)
   # The autotune space for B=4 H=32 D=128 fp16 (S a multiple of 128), tile-O3.
+  # On sm_90a the tensor cores run wgmma (two warpgroups of 64 rows, 8
+  # warps); the best mma.sync variants of the earlier search stay in the
+  # space (--mma-version=2) so that the autotuner compares both.
   for causal in true false; do
     c=$([ $causal = true ] && echo c || echo n)
     common="HEAD_DIM=128,CAUSAL=$causal,EVEN_K=true"
-    variant "m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --tile-pipeline=$O3
-    variant "m128n64-w8-s2-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --stages=2 --tile-pipeline=$O3
-    variant "m128n128-w8-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --tile-pipeline=$O3
-    variant "m64n64-w4-$c" "TILE_M=64,TILE_N=64,$common" --num-warps=4 --tile-pipeline=$O3
-    variant "m64n128-w4-$c" "TILE_M=64,TILE_N=128,$common" --num-warps=4 --tile-pipeline=$O3
-    variant "m128n32-w8-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=8 --tile-pipeline=$O3
-    variant "m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --tile-pipeline=$O3
-    variant "m128n32-w4-s2-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --stages=2 --tile-pipeline=$O3
-    variant "m128n64-w4-s2-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=4 --stages=2 --tile-pipeline=$O3
-    # 48 keys per tile: no S is a multiple of 48, so the masked tail stays.
-    variant "m128n48-w4-$c" "TILE_M=128,TILE_N=48,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=false" \
-      --num-warps=4 --tile-pipeline=$O3
+    variant "wg-m128n128-w8-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --tile-pipeline=$O3
+    variant "wg-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 --tile-pipeline=$O3
+    variant "wg-m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --tile-pipeline=$O3
+    variant "wg-m128n64-w8-s4-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --stages=4 --tile-pipeline=$O3
+    # 96 keys per tile: not every S is a multiple, so the masked tail stays.
+    variant "wg-m128n96-w8-$c" "TILE_M=128,TILE_N=96,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=false" \
+      --num-warps=8 --tile-pipeline=$O3
+    variant "wg-m64n128-w4-$c" "TILE_M=64,TILE_N=128,$common" --num-warps=4 --tile-pipeline=$O3
+    variant "sync-m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --mma-version=2 \
+      --tile-pipeline=$O3
     # The causal one spills 20 bytes at ptxas -O3; -O1 schedules for fewer
     # registers and does not.
-    variant "m128n48-w4-o1-$c" "TILE_M=128,TILE_N=48,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=false" \
-      --num-warps=4 --ptxas-O=1 --tile-pipeline=$O3
+    variant "sync-m128n48-w4-o1-$c" "TILE_M=128,TILE_N=48,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=false" \
+      --num-warps=4 --mma-version=2 --ptxas-O=1 --tile-pipeline=$O3
   done
   ;;
 ladder)
   # The cuTile post's ladder (its Table 7), causal D=128 fp16, one bundle a
   # step, each step one compiler option: 64x64 baseline (precise math, mask
   # on every iteration, grid order) -> the largest tile that fits (the post
-  # uses 256x128; with mma.sync, 128x128 on 8 warps is the largest without
-  # spills) -> + tile-fast-math -> + tile-split-loop -> + tile-remap-blocks.
+  # uses 256x128; 128x128 on two warpgroups is the largest without spills)
+  # -> + tile-fast-math -> + tile-split-loop -> + tile-remap-blocks. The
+  # tensor-core instruction is the chip's (wgmma on sm_90a); step 2s is
+  # step 2 with mma.sync, for the instruction's share of the gain.
   common="HEAD_DIM=128,CAUSAL=true,EVEN_K=true"
   variant "1-baseline-m64n64" "TILE_M=64,TILE_N=64,$common" --num-warps=4 --tile-pipeline=tile-O1
   variant "2-large-m128n128" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --tile-pipeline=tile-O1
+  variant "2s-large-m128n128-mma-sync" "TILE_M=128,TILE_N=128,$common" --num-warps=8 \
+    --mma-version=2 --tile-pipeline=tile-O1
   variant "3-fastmath" "TILE_M=128,TILE_N=128,$common" --num-warps=8 \
     "--tile-pipeline=tile-O1{fast-math=true}"
   variant "4-loopsplit" "TILE_M=128,TILE_N=128,$common" --num-warps=8 \

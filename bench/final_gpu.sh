@@ -24,7 +24,7 @@ runner="$root/build-runner/bin/tile-runner"
     case "$b" in *-c) causal="--causal --input-pos bottom-right" ;; esac
     for tool in memcheck racecheck; do
       # shellcheck disable=SC2086
-      timeout 120 /usr/local/cuda/bin/compute-sanitizer --tool $tool --error-exitcode 99 \
+      timeout 60 /usr/local/cuda/bin/compute-sanitizer --tool $tool --error-exitcode 99 \
         "$runner" --backend=gpu --bundle "$b" --head-dim 128 --heads 2 --seq-q 200 \
         --seq-k 333 $causal > "$OUT/san.txt" 2>&1
       echo "$(basename "$b") $tool exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|result' "$OUT/san.txt" | tr '\n' ' ')"

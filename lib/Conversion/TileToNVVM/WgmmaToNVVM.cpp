@@ -23,6 +23,9 @@
 // Descriptor (PTX ISA, "matrix descriptor"): bits 0-13 start >> 4, 16-29
 // LBO >> 4, 32-45 SBO >> 4, 62-63 swizzle mode (1 = 128B).
 //
+// An accumulator that is a zero tile (S = Q K^T) is not materialized: the
+// first k step of each row block runs with scale-d = 0 (D = A B).
+//
 // The sequence is fence; the instructions; commit; wait 0. The fence and
 // the wait are inline asm that take the accumulator (and register A) as
 // tied operands, so no instruction that writes or reads those registers can
@@ -198,7 +201,16 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     }
 
     // The fence: accumulator and register A pass through it.
-    SmallVector<Value> acc = unpackVector(rewriter, loc, adaptor.getAcc());
+    bool zeroAcc = false;
+    if (auto full = op.getAcc().getDefiningOp<tile::FullOp>())
+      if (auto value = dyn_cast<FloatAttr>(full.getValue()))
+        zeroAcc = value.getValue().isPosZero();
+    SmallVector<Value> acc;
+    if (zeroAcc)
+      acc.assign(n * m / (32 * warps),
+                 LLVM::PoisonOp::create(rewriter, loc, rewriter.getF32Type()));
+    else
+      acc = unpackVector(rewriter, loc, adaptor.getAcc());
     SmallVector<Value> fenced(acc);
     fenced.append(aRegs);
     fenced =
@@ -246,7 +258,7 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
         if (aOperand)
           os << (aOperand->kMajor ? 0 : 1) << ", ";
         os << (bOperand->kMajor ? 0 : 1) << ";\n}";
-        inputs.push_back(c32(1));
+        inputs.push_back(c32(zeroAcc && ks == 0 ? 0 : 1));
         constraints.push_back("r");
         SmallVector<Value> tied(acc.begin() + rep * accPerRep,
                                 acc.begin() + (rep + 1) * accPerRep);

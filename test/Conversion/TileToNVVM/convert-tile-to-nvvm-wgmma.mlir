@@ -14,21 +14,27 @@
 // << 32 | 128B swizzle (1 << 62) = 4611686293305360384. The k steps walk 32
 // bytes inside a 128-byte piece, then jump to the next piece: A's pieces are
 // 64 rows * 128 bytes = 8192 bytes apart, B's 32 * 128 = 4096. The one
-// warpgroup's rows start at warpgroup * 64 * 128 bytes of A.
+// warpgroup's rows start at warpgroup * 64 * 128 bytes of A. The zero
+// accumulator is not materialized (poison through the fence): the first
+// k step has scale-d = 0, the others 1.
 // CHECK-LABEL: gpu.func @wgmma_k_major
 // CHECK: %[[BPTR:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
 // CHECK-NEXT: %[[APTR:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
 // CHECK-NEXT: %[[C8192:.*]] = arith.constant 8192 : i32
 // CHECK-NEXT: %[[AGROUP:.*]] = arith.muli %{{.*}}, %[[C8192]] : i32
-// CHECK: llvm.inline_asm has_side_effects "wgmma.fence.sync.aligned;", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
+// CHECK: %[[POISON:.*]] = llvm.mlir.poison : f32
+// CHECK-NEXT: llvm.inline_asm has_side_effects "wgmma.fence.sync.aligned;", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15" %[[POISON]], %[[POISON]],
 // CHECK: %[[A0:.*]] = arith.addi %[[APTR]], %{{.*}} : i32
 // CHECK: arith.constant 4611686293305360384 : i64
 // CHECK: arith.addi %[[BPTR]], %{{.*}} : i32
 // CHECK: arith.constant 4611686293305360384 : i64
-// CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $18, 0;\0Awgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15}, $16, $17, p, 1, 1, 0, 0;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,l,l,r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
+// CHECK: %[[NOSCALE:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $18, 0;\0Awgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15}, $16, $17, p, 1, 1, 0, 0;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,l,l,r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
+// CHECK-SAME: %{{.*}}, %{{.*}}, %[[NOSCALE]], %{{.*}}
 // CHECK: arith.constant 32 : i32
 // CHECK: arith.constant 32 : i32
-// CHECK: wgmma.mma_async
+// CHECK: %[[SCALE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: llvm.inline_asm {{.*}}wgmma.mma_async{{.*}} %{{.*}}, %{{.*}}, %[[SCALE]], %{{.*}}
 // CHECK: arith.constant 64 : i32
 // CHECK: arith.constant 64 : i32
 // CHECK: wgmma.mma_async
