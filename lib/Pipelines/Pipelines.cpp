@@ -70,6 +70,8 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   pipelineOptions.stages = options.stages;
   pipelineOptions.maxSharedBytes = maxShared;
   func.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
+  // wgmma issued early, waited for at the first use of its result.
+  func.addPass(tilegpu::createTileGPUAsyncMma());
   tilegpu::TileGPUAllocateSharedOptions allocOptions;
   allocOptions.maxSharedBytes = maxShared;
   func.addPass(tilegpu::createTileGPUAllocateShared(allocOptions));

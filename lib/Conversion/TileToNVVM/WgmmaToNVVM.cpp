@@ -95,6 +95,24 @@ FailureOr<SharedOperand> describe(Operation *op, SharedBufferType type,
   return SharedOperand{base, shape[1 - inner], inner == kDim, elementBytes};
 }
 
+/// The 32-bit registers of a 16-bit register tile, element pairs (2i, 2i+1)
+/// packed as the wgmma A operand reads them. The mma and its wait build the
+/// same instructions, which LLVM merges, so the wait keeps the very
+/// registers the hardware reads alive until the mma completes.
+SmallVector<Value> packPairs(OpBuilder &b, Location loc, Value vector) {
+  auto type = cast<VectorType>(vector.getType());
+  Type pairType = VectorType::get({2}, type.getElementType());
+  SmallVector<Value> elements = unpackVector(b, loc, vector);
+  SmallVector<Value> regs;
+  for (size_t i = 0; i + 1 < elements.size(); i += 2) {
+    Value pair = vector::FromElementsOp::create(
+        b, loc, cast<VectorType>(pairType),
+        ValueRange{elements[i], elements[i + 1]});
+    regs.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair));
+  }
+  return regs;
+}
+
 /// One inline asm statement whose results are `tied` (same constraints as
 /// inputs) plus `inputs`; `ptx` refers to tied values as $0.. and to the
 /// other inputs after them.
@@ -184,19 +202,14 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
       aGroupBytes = arith::MulIOp::create(rewriter, loc, warpGroup,
                                           c32(aOperand->offset(64, 0)));
     } else {
-      Type pairType = VectorType::get({2}, elementType);
-      SmallVector<Value> elements = unpackVector(rewriter, loc, adaptor.getA());
+      SmallVector<Value> pairs = packPairs(rewriter, loc, adaptor.getA());
       int64_t aTiles = k / 8;
       for (int64_t rep = 0; rep < repM; ++rep)
         for (int64_t ks = 0; ks < kSteps; ++ks)
           for (int64_t reg = 0; reg < 4; ++reg) {
             // mma.sync A order: (rows g, k 0-7), (g+8, 0-7), (g, 8-15), ...
             int64_t tile = 2 * ks + reg / 2, half = reg % 2;
-            int64_t idx = (rep * aTiles + tile) * 4 + 2 * half;
-            Value pair = vector::FromElementsOp::create(
-                rewriter, loc, cast<VectorType>(pairType),
-                ValueRange{elements[idx], elements[idx + 1]});
-            aRegs.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, pair));
+            aRegs.push_back(pairs[((rep * aTiles + tile) * 4 + 2 * half) / 2]);
           }
     }
 
@@ -268,10 +281,12 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
       }
     }
 
-    // Commit and wait: the results are read only after the wait.
+    // Commit, and wait unless asynchronous (then tilegpu.mma_wait does): the
+    // results are read only after the wait.
     acc = emitAsm(rewriter, loc,
-                  "wgmma.commit_group.sync.aligned;\n"
-                  "wgmma.wait_group.sync.aligned 0;",
+                  op.getAsync() ? "wgmma.commit_group.sync.aligned;"
+                                : "wgmma.commit_group.sync.aligned;\n"
+                                  "wgmma.wait_group.sync.aligned 0;",
                   acc, {}, {});
     rewriter.replaceOp(op, packVector(rewriter, loc,
                                       getTypeConverter()->convertType(accType),
@@ -280,9 +295,52 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
   }
 };
 
+/// wgmma.wait_group with every register of the waited values tied: f32
+/// accumulators pass through, 16-bit register operands are kept alive.
+struct MmaWaitLowering : OpConversionPattern<tilegpu::MmaWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::MmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> tied;
+    SmallVector<std::pair<size_t, size_t>> ranges; // of each value in tied
+    for (Value v : adaptor.getValues()) {
+      auto type = cast<VectorType>(v.getType());
+      size_t begin = tied.size();
+      if (type.getElementType().isF32())
+        llvm::append_range(tied, unpackVector(rewriter, loc, v));
+      else if (type.getElementType().getIntOrFloatBitWidth() == 16)
+        llvm::append_range(tied, packPairs(rewriter, loc, v));
+      else
+        return op.emitOpError() << "waits for f32 or 16-bit tiles only";
+      ranges.push_back({begin, tied.size()});
+    }
+    std::string ptx;
+    llvm::raw_string_ostream(ptx)
+        << "wgmma.wait_group.sync.aligned " << op.getPending() << ";";
+    SmallVector<Value> out = emitAsm(rewriter, loc, ptx, tied, {}, {});
+    SmallVector<Value> results;
+    for (auto [v, range] : llvm::zip(adaptor.getValues(), ranges)) {
+      auto type = cast<VectorType>(v.getType());
+      if (!type.getElementType().isF32()) {
+        results.push_back(v); // unchanged; only kept alive until here
+        continue;
+      }
+      results.push_back(packVector(
+          rewriter, loc, type,
+          ArrayRef<Value>(out).slice(range.first, range.second - range.first)));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void lowering::populateWgmmaPatterns(TileTypeConverter &converter,
                                      RewritePatternSet &patterns) {
-  patterns.add<WgmmaLowering>(converter, patterns.getContext());
+  patterns.add<WgmmaLowering, MmaWaitLowering>(converter,
+                                               patterns.getContext());
 }

@@ -133,3 +133,31 @@ func.func @wgmma_fences(%A: !tile.view<?x?xf16>, %O: !tile.view<?x?xf32>) attrib
   tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<256x64xf32, #mma>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+
+// An asynchronous mma commits without waiting; tilegpu.mma_wait is
+// wgmma.wait_group with the accumulator tied through it (and the register
+// operand P, packed as the mma packs it, tied too, so it stays intact).
+// CHECK-LABEL: gpu.func @wgmma_async
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16
+// CHECK: llvm.inline_asm has_side_effects "wgmma.commit_group.sync.aligned;", "=f,{{.*}}"
+// CHECK-NOT: wgmma.wait_group
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1;", "=f,{{.*}},=f,=r,{{.*}},=r,0,1,{{.*}},46,47" {{.*}} : (f32, {{.*}}, f32, i32, {{.*}}, i32) -> !llvm.struct
+// CHECK-NOT: wgmma.wait_group
+// CHECK: gpu.return
+func.func @wgmma_async(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %v = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x64xf16, #wg>
+  %s = tile.full 1.0 shape [64, 64] : tensor<64x64xf32, #mma>
+  %p = tile.astype %s : tensor<64x64xf32, #mma> -> tensor<64x64xf16, #mma>
+  %acc = tile.full 0.0 shape [64, 64] : tensor<64x64xf32, #mma>
+  %d = tilegpu.mma %p, %v, %acc {async} : tensor<64x64xf16, #mma>,
+      !tilegpu.smem<64x64xf16, #wg>, tensor<64x64xf32, #mma>
+  %w:2 = tilegpu.mma_wait %d, %p {pending = 1 : i32} : tensor<64x64xf32, #mma>, tensor<64x64xf16, #mma>
+  tilegpu.store %w#0, %O[%c0, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}

@@ -497,3 +497,21 @@ func.func @mma_shapes_n(%a: !tilegpu.smem<64x32xf16, #s>, %b: !tilegpu.smem<32x1
   %d = tilegpu.mma %a, %b, %c : !tilegpu.smem<64x32xf16, #s>, !tilegpu.smem<32x128xf16, #s>, tensor<64x64xf32, #mma>
   return
 }
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warps = [4, 1]>
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+func.func @async_mma_sync(%a: !tilegpu.smem<64x64xf16, #pad>, %acc: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{only wgmma (#mma version 3) is asynchronous}}
+  %d = tilegpu.mma %a, %a, %acc {async} : !tilegpu.smem<64x64xf16, #pad>, !tilegpu.smem<64x64xf16, #pad>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+func.func @mma_wait_nothing() {
+  // expected-error @+1 {{waits for at least one value}}
+  "tilegpu.mma_wait"() <{pending = 0 : i32}> : () -> ()
+  return
+}

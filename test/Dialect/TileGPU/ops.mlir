@@ -142,3 +142,22 @@ func.func @compute(%q: !tilegpu.smem<64x128xf16, #padded>,
   // GENERIC: "tilegpu.convert_layout"(%{{.*}}) : (tensor<64x64xf32, #tilegpu.mma<version = 2, warps = [4, 1]>>) -> tensor<64x64xf32, #tilegpu.mma<version = 2, warps = [2, 1]>>
   return
 }
+
+// wgmma issued asynchronously, and the wait that makes its result readable
+// (and keeps its register operand intact until then).
+// CHECK-LABEL: func.func @async_mma
+// CHECK: %[[D:.*]] = tilegpu.mma %{{.*}}, %{{.*}}, %{{.*}} {async} : tensor<64x64xf16, #tilegpu.mma<version = 3, warps = [4, 1]>>
+// CHECK: %{{.*}}:2 = tilegpu.mma_wait %[[D]], %{{.*}} {pending = 1 : i32} : tensor<64x128xf32, #tilegpu.mma<version = 3, warps = [4, 1]>>, tensor<64x64xf16, #tilegpu.mma<version = 3, warps = [4, 1]>>
+// GENERIC: "tilegpu.mma"(%{{.*}}, %{{.*}}, %{{.*}}) <{async}>
+// GENERIC: "tilegpu.mma_wait"(%{{.*}}, %{{.*}}) <{pending = 1 : i32}>
+func.func @async_mma(%p: tensor<64x64xf16, #tilegpu.mma<version = 3, warps = [4, 1]>>,
+                     %v: !tilegpu.smem<64x128xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>>,
+                     %o: tensor<64x128xf32, #tilegpu.mma<version = 3, warps = [4, 1]>>) {
+  %d = tilegpu.mma %p, %v, %o {async}
+      : tensor<64x64xf16, #tilegpu.mma<version = 3, warps = [4, 1]>>,
+        !tilegpu.smem<64x128xf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>>,
+        tensor<64x128xf32, #tilegpu.mma<version = 3, warps = [4, 1]>>
+  %w:2 = tilegpu.mma_wait %d, %p {pending = 1 : i32}
+      : tensor<64x128xf32, #tilegpu.mma<version = 3, warps = [4, 1]>>, tensor<64x64xf16, #tilegpu.mma<version = 3, warps = [4, 1]>>
+  return
+}

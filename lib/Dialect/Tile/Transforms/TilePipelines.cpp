@@ -68,6 +68,13 @@ void mlir::tile::buildTilePipeline(OpPassManager &pm,
   if (options.cleanup &&
       (options.fastMath || options.splitLoop || options.remapBlocks))
     cleanup();
+  // After the split (each loop rotates on its own) and the cleanup (the
+  // folded masks no longer count as stage-0 work).
+  if (options.overlapMma) {
+    pm.addNestedPass<func::FuncOp>(createTileOverlapMma());
+    if (options.cleanup)
+      cleanup();
+  }
 }
 
 namespace {
@@ -116,6 +123,11 @@ struct TileOptLevelOptions
       *this, "fast-math",
       llvm::cl::desc("Run tile-fast-math (changes numerical results)"),
       llvm::cl::init(Level >= 3)};
+  Options::Option<bool> overlapMma{
+      *this, "overlap-mma",
+      llvm::cl::desc("Run tile-overlap-mma (exact; overlaps the two mmas of "
+                     "attention with asynchronous wgmma)"),
+      llvm::cl::init(false)};
 
   TilePipelineOptions get() const {
     TilePipelineOptions options;
@@ -129,6 +141,7 @@ struct TileOptLevelOptions
     options.remapMode = remapMode;
     options.groupSize = groupSize;
     options.fastMath = fastMath;
+    options.overlapMma = overlapMma;
     return options;
   }
 };

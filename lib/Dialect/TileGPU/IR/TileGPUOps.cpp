@@ -99,6 +99,16 @@ LogicalResult MmaOp::verify() {
       bShape[1] != acc.getDimSize(1))
     return emitOpError() << "shapes do not compose: a x b must be the "
                             "accumulator's shape";
+  if (getAsync() && cast<MmaLayoutAttr>(acc.getEncoding()).getVersion() != 3)
+    return emitOpError() << "only wgmma (#mma version 3) is asynchronous";
+  return success();
+}
+
+LogicalResult MmaWaitOp::verify() {
+  if (getValues().empty())
+    return emitOpError() << "waits for at least one value";
+  if (getPending() < 0)
+    return emitOpError() << "pending must be non-negative";
   return success();
 }
 

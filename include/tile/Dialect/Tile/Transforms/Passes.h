@@ -69,6 +69,8 @@ struct TilePipelineOptions {
   int groupSize = 1;
   /// tile-fast-math (changes numerics).
   bool fastMath = false;
+  /// tile-overlap-mma (exact; pays off with asynchronous wgmma).
+  bool overlapMma = false;
 
   /// The steps of tile-O<level>: O0 specializes; O1 adds the cleanups; O2
   /// adds tile-split-loop and tile-remap-blocks; O3 adds tile-fast-math.

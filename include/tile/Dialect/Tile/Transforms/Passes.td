@@ -57,6 +57,51 @@ def TileSpecialize : Pass<"tile-specialize", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileOverlapMma : Pass<"tile-overlap-mma", "func::FuncOp"> {
+  let summary = "Rotate a loop with two dependent mmas so that they can overlap";
+  let description = [{
+    Software-pipelines an `scf.for` (step 1) whose body has two `tile.mma`
+    ops, the second fed by the first (attention: S = Q K^T, the softmax,
+    then O += P V), by one stage: the second mma of iteration `i - 1` moves
+    into iteration `i`, right after the first mma, and the rescale of O and
+    the softmax of iteration `i` come after both. A prologue (guarded by
+    `lb < ub`) runs the first part of iteration `lb`, an epilogue the second
+    mma of the last iteration.
+
+    Stage 1 is the second mma and the ops that only feed its B operand (the
+    load of V and its index arithmetic, cloned with `i - 1`); its A operand
+    (P) and accumulator (the rescaled O) become loop-carried values. Every
+    value is computed by the same ops from the same inputs, so results are
+    bitwise identical. With asynchronous wgmma (`tilegpu-async-mma`), the
+    softmax of iteration `i` then runs while P V of iteration `i - 1` is on
+    the tensor cores (FlashAttention-3's intra-warpgroup overlap).
+
+    A loop whose body does not have this shape is left alone with a remark
+    saying why.
+
+    ```mlir
+    // before
+    %r:3 = scf.for %j = %c0 to %n step %c1 iter_args(%m = .., %l = .., %acc = ..) {
+      %s = tile.mma %q, %k_j, %zero ...
+      ... softmax: %mn, %ln, %p, %accs = %acc * %alpha ...
+      %o = tile.mma %p, %v_j, %accs ...
+      scf.yield %mn, %ln, %o
+    }
+    // after: the loop runs j = 1 .. n - 1 with state (%m, %l, %p, %accs)
+    //   %s = tile.mma %q, %k_j, %zero ...
+    //   %o = tile.mma %p_prev, %v_{j-1}, %accs_prev ...
+    //   ... softmax of %s; %accs = %o * %alpha; ...
+    ```
+  }];
+  let options = [
+    Option<"lateSoftmaxOps", "late-softmax-ops", "bool", "false",
+           "Also move the f32 -> f16 conversion of P and the rescale of O "
+           "into stage 1 (FlashAttention-3's order; carries the f32 P)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileSplitLoop : Pass<"tile-split-loop", "func::FuncOp"> {
   let summary = "Split loops where a branch or a mask on the induction variable is uniform";
   let description = [{

@@ -149,16 +149,44 @@ def TileGPU_MmaOp : TileGPU_Op<"mma", [MemoryEffects<[MemRead]>,
     buffer (`K x N`). `acc` and the result are `M x N` f32 in an `#mma`
     layout.
 
+    With `async` (wgmma only, `#mma` version 3), the op issues the
+    tensor-core work and returns at once: its result and its register
+    operand `a` are in flight until a `tilegpu.mma_wait` that names them
+    (tilegpu-async-mma places it), and nothing else may read the result
+    before.
+
     ```mlir
     %s = tilegpu.mma %q, %k, %zero : !tilegpu.smem<128x128xf16, #sa>,
         !tilegpu.smem<128x64xf16, #sb>, tensor<128x64xf32, #mma>
     ```
   }];
   let arguments = (ins AnyType:$a, TileGPU_SharedBufferType:$b,
-                   TileGPU_Tensor:$acc);
+                   TileGPU_Tensor:$acc, UnitAttr:$async);
   let results = (outs TileGPU_Tensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_MmaWaitOp : TileGPU_Op<"mma_wait",
+    [MemoryEffects<[MemRead, MemWrite]>, AllTypesMatch<["values", "results"]>]> {
+  let summary = "wait for asynchronous mmas; returns its operands";
+  let description = [{
+    Waits until at most `pending` of the asynchronous `tilegpu.mma` groups
+    issued before it (in this block) are still running (wgmma.wait_group:
+    groups complete in issue order), then returns `values` unchanged. The
+    operands are the in-flight results it makes readable and the register
+    operands of those mmas, which must stay intact until here.
+
+    ```mlir
+    %s2, %p2 = tilegpu.mma_wait %s, %p {pending = 1} : tensor<128x128xf32, #mma>, tensor<128x128xf16, #mma>
+    ```
+  }];
+  let arguments = (ins Variadic<TileGPU_Tensor>:$values, I32Attr:$pending);
+  let results = (outs Variadic<TileGPU_Tensor>:$results);
+  let assemblyFormat = [{
+    $values attr-dict `:` type($values)
   }];
   let hasVerifier = 1;
 }

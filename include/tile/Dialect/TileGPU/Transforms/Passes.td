@@ -116,6 +116,31 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileGPUAsyncMma : Pass<"tilegpu-async-mma", "::mlir::func::FuncOp"> {
+  let summary = "Issue wgmma asynchronously and wait at the first use of the result";
+  let description = [{
+    Every `tilegpu.mma` with a version 3 (wgmma) accumulator becomes `async`
+    and gets a `tilegpu.mma_wait` right before the first op of its block
+    that reads the result (or the block's terminator). Ops in between run
+    while the tensor cores work; with two mmas in flight, the wait for the
+    older one leaves the younger pending (`pending = 1`), since groups
+    complete in issue order. The wait also names a register operand `a`
+    (attention's P), which must not change until the mma completes.
+
+    ```mlir
+    %s = tilegpu.mma %q, %k, %zero {async} : ...
+    %o = tilegpu.mma %p, %v, %acc {async} : ...
+    %s1, = tilegpu.mma_wait %s {pending = 1} : ...
+    ... softmax of %s1, overlapping P V ...
+    %o1, %p1 = tilegpu.mma_wait %o, %p {pending = 0} : ...
+    ```
+
+    Flash attention gets the second mma of iteration j next to the first
+    mma of iteration j + 1 from `tile-overlap-mma`.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
 def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::func::FuncOp"> {
   let summary = "Software-pipeline asynchronous copies in loops (multi-stage buffers)";
   let description = [{
