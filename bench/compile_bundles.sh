@@ -53,6 +53,10 @@ check)
   # On sm_90a the variants above use wgmma; these keep mma.sync covered there.
   variant "sync-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --mma-version=2 --tile-pipeline=$O3
   variant "sync-bf16-d64-m128n64-lse-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,DTYPE=bf16" --mma-version=2
+  # tile-overlap-mma on ragged shapes, GQA, LSE, bf16, rows without keys.
+  variant "ov-f16-d128-m128n64-n" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" "--tile-pipeline=$O3{overlap-mma=true}"
+  variant "ov-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" "--tile-pipeline=$O3{overlap-mma=true}"
+  variant "ov-nosplit-f16-d128-m128n128-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
   # wgmma with N = 96 (not a power of two) on ragged shapes.
   variant "o3-f16-d128-m128n96-c" "TILE_M=128,TILE_N=96,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tile-pipeline=$O3
   ;;
@@ -72,6 +76,14 @@ perf)
     variant "wg-m128n96-w8-$c" "TILE_M=128,TILE_N=96,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=false" \
       --num-warps=8 --tile-pipeline=$O3
     variant "wg-m64n128-w4-$c" "TILE_M=64,TILE_N=128,$common" --num-warps=4 --tile-pipeline=$O3
+    # tile-overlap-mma (S of block j with P V of block j - 1 in flight). With
+    # the split loop the causal kernel spills, so it is also tried unsplit.
+    variant "ov-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      "--tile-pipeline=tile-O3{overlap-mma=true}"
+    variant "ov-nosplit-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
+    variant "ov-m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 \
+      "--tile-pipeline=tile-O3{overlap-mma=true}"
     variant "sync-m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --mma-version=2 \
       --tile-pipeline=$O3
     # The causal one spills 20 bytes at ptxas -O3; -O1 schedules for fewer
@@ -99,6 +111,10 @@ ladder)
     "--tile-pipeline=tile-O1{fast-math=true split-loop=true}"
   variant "5-remap" "TILE_M=128,TILE_N=128,$common" --num-warps=8 \
     "--tile-pipeline=tile-O1{fast-math=true split-loop=true remap-blocks=true}"
+  # Beyond the post: S of block j overlapping P V of block j - 1
+  # (tile-overlap-mma, asynchronous wgmma), on the unsplit loop.
+  variant "5o-overlap-nosplit" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+    "--tile-pipeline=tile-O1{fast-math=true remap-blocks=true overlap-mma=true}"
   ;;
 *)
   echo "unknown set '$set_name' (check, perf, ladder)" >&2
