@@ -160,11 +160,9 @@ FailureOr<Value> LayoutAssigner::stageInShared(LoadOp load, bool isOperandA) {
   auto type = load.getType();
   if (type.getRank() != 2)
     return load.emitOpError() << "an mma operand must be a 2-d tile";
-  int64_t viewRank = load.getView().getType().getRank();
   // The tile dimension that walks the view's last dimension is contiguous
   // in global memory; it stays contiguous in shared memory so that each
   // thread copies 16 bytes.
-  (void)viewRank;
   int contiguous = contiguousDim(load);
   if (contiguous < 0)
     return load.emitOpError()
