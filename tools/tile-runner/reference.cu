@@ -233,13 +233,12 @@ extern "C" __global__ void tile_ref_attention_rows(
   }
 }
 
-/// Counts 16-bit elements equal to `poison` (never written) into counts[0]
-/// and other NaN/Inf (exponent bits all ones: fp16 mask 0x7c00, bf16
-/// 0x7f80) into counts[1].
-extern "C" __global__ void
-tile_ref_count_nonfinite16(const unsigned short *p, long long n,
-                           unsigned expMask, unsigned poison,
-                           unsigned long long *counts) {
+namespace {
+/// Counts elements whose bits equal `poison` (never written) into counts[0]
+/// and other NaN/Inf (exponent bits all ones) into counts[1].
+template <typename Bits>
+__device__ void countNonFinite(const Bits *p, long long n, unsigned expMask,
+                               unsigned poison, unsigned long long *counts) {
   unsigned long long poisoned = 0, nonFinite = 0;
   for (long long i =
            blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
@@ -259,29 +258,21 @@ tile_ref_count_nonfinite16(const unsigned short *p, long long n,
       atomicAdd(&counts[1], nonFinite);
   }
 }
+} // namespace
 
-/// The same for f32 elements.
+/// 16-bit elements (exponent mask: fp16 0x7c00, bf16 0x7f80).
+extern "C" __global__ void
+tile_ref_count_nonfinite16(const unsigned short *p, long long n,
+                           unsigned expMask, unsigned poison,
+                           unsigned long long *counts) {
+  countNonFinite(p, n, expMask, poison, counts);
+}
+
+/// f32 elements.
 extern "C" __global__ void
 tile_ref_count_nonfinite32(const unsigned *p, long long n, unsigned poison,
                            unsigned long long *counts) {
-  unsigned long long poisoned = 0, nonFinite = 0;
-  for (long long i =
-           blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-       i < n; i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    unsigned bits = p[i];
-    if (bits == poison)
-      ++poisoned;
-    else if ((bits & 0x7f800000u) == 0x7f800000u)
-      ++nonFinite;
-  }
-  poisoned = warpReduce(poisoned, SumOp());
-  nonFinite = warpReduce(nonFinite, SumOp());
-  if (threadIdx.x % 32 == 0) {
-    if (poisoned)
-      atomicAdd(&counts[0], poisoned);
-    if (nonFinite)
-      atomicAdd(&counts[1], nonFinite);
-  }
+  countNonFinite(p, n, 0x7f800000u, poison, counts);
 }
 
 /// Counts 16-bit words that differ between a and b (determinism check).
