@@ -11,8 +11,12 @@ all: build
 deps:
 	@scripts/install-deps.sh
 
+# ccache, where installed, makes rebuilds in other checkouts cheap.
+CCACHE := $(shell command -v ccache 2>/dev/null)
+
 $(BUILD_DIR)/build.ninja: | deps
 	cmake -G Ninja -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release \
+	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE)) \
 	  -DMLIR_DIR=/usr/lib/llvm-$(LLVM_MAJOR)/lib/cmake/mlir \
 	  -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-$(LLVM_MAJOR)/bin/lit
 
