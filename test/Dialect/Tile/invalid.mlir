@@ -153,6 +153,14 @@ func.func @iota_dim() {
 
 // -----
 
+func.func @iota_negative_dim() {
+  // expected-error @+1 {{'tile.iota' op dimension -1 is out of range for a rank-2 tile}}
+  %0 = tile.iota shape [4, 4] dim -1 : tensor<4x4xi32>
+  return
+}
+
+// -----
+
 func.func @iota_float() {
   // expected-error @+1 {{'tile.iota' op result #0 must be ranked tensor of signless integer values}}
   %0 = tile.iota shape [4] dim 0 : tensor<4xf32>
@@ -267,6 +275,14 @@ func.func @view_syntax(%v: !tile.view<?xf16, 4>) {
 func.func @dim_range(%v: !tile.view<?x?xf16>) {
   // expected-error @+1 {{'tile.dim' op dimension 2 is out of range for a rank-2 view}}
   %0 = tile.dim %v[2] : !tile.view<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @dim_negative(%v: !tile.view<?x?xf16>) {
+  // expected-error @+1 {{'tile.dim' op dimension -1 is out of range for a rank-2 view}}
+  %0 = tile.dim %v[-1] : !tile.view<?x?xf16>
   return
 }
 

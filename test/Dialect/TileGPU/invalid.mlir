@@ -515,3 +515,12 @@ func.func @mma_wait_nothing() {
   "tilegpu.mma_wait"() <{pending = 0 : i32}> : () -> ()
   return
 }
+
+// -----
+
+#mma3 = #tilegpu.mma<version = 3, warps = [4, 1]>
+func.func @mma_wait_negative(%acc: tensor<64x128xf32, #mma3>) {
+  // expected-error @+1 {{pending must be non-negative}}
+  %0 = tilegpu.mma_wait %acc {pending = -1 : i32} : tensor<64x128xf32, #mma3>
+  return
+}

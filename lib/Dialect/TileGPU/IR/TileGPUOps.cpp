@@ -107,7 +107,9 @@ LogicalResult MmaOp::verify() {
 LogicalResult MmaWaitOp::verify() {
   if (getValues().empty())
     return emitOpError() << "waits for at least one value";
-  if (getPending() < 0)
+  // getPending() is unsigned; the attribute's signed value is what was
+  // written.
+  if (getPendingAttr().getInt() < 0)
     return emitOpError() << "pending must be non-negative";
   return success();
 }
