@@ -27,7 +27,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -2152,52 +2151,6 @@ LogicalResult Executable::run(ArrayRef<KernelArg> args,
                            << " (block " << errorBlock % grid[0] << ", "
                            << (errorBlock / grid[0]) % grid[1] << ", "
                            << errorBlock / (grid[0] * grid[1]) << ")";
-  }
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Pipelines
-//===----------------------------------------------------------------------===//
-
-LogicalResult mlir::tile::exec::parseKernelPipeline(StringRef pipeline,
-                                                    OpPassManager &pm,
-                                                    raw_ostream &errorStream) {
-  // Split the top-level list at commas outside parentheses and braces.
-  SmallVector<StringRef> elements;
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i <= pipeline.size(); ++i) {
-    char c = i < pipeline.size() ? pipeline[i] : ',';
-    if (c == '(' || c == '{')
-      ++depth;
-    else if (c == ')' || c == '}')
-      --depth;
-    else if (c == ',' && depth == 0) {
-      StringRef element = pipeline.slice(start, i).trim();
-      if (!element.empty())
-        elements.push_back(element);
-      start = i + 1;
-    }
-  }
-  if (depth != 0) {
-    errorStream << "unbalanced parentheses or braces";
-    return failure();
-  }
-  for (StringRef element : elements) {
-    std::string error;
-    llvm::raw_string_ostream errors(error);
-    if (succeeded(parsePassPipeline(element, pm, errors)))
-      continue;
-    // A pass anchored on func.func: nest it.
-    std::string nestedError;
-    llvm::raw_string_ostream nestedErrors(nestedError);
-    if (succeeded(parsePassPipeline(
-            (func::FuncOp::getOperationName() + "(" + element + ")").str(), pm,
-            nestedErrors)))
-      continue;
-    errorStream << error;
-    return failure();
   }
   return success();
 }

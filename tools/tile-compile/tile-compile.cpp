@@ -1,8 +1,10 @@
 //===- tile-compile.cpp - compile a tile kernel into a bundle -------------===//
 //
-// kernel.mlir -> specialize -> tile-level pipeline -> tilegpu -> NVVM -> PTX,
-// written as a self-describing bundle (docs/bundle.md): kernel.ptx,
-// kernel.cubin (where ptxas is found), kernel.mlir and manifest.json.
+// kernel.mlir -> tile-source-to-ptx (specialize, the tile-level pipeline,
+// tilegpu, NVVM, PTX; tile/Pipelines) in one pass-manager run, written as a
+// self-describing bundle (docs/bundle.md): kernel.ptx, kernel.cubin (where
+// ptxas is found), kernel.mlir and manifest.json. `--emit` stops the
+// pipeline at a stage and prints it.
 //
 //   tile-compile kernels/fmha.mlir --params TILE_M=128,CAUSAL=true \
 //       --chip sm_90a -o build/bundles/fmha-128x64
@@ -11,7 +13,6 @@
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
-#include "tile/Dialect/Tile/Transforms/Specialize.h"
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
@@ -25,8 +26,8 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -50,45 +51,23 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory category("tile-compile options");
 
+// The pipeline options (--params, --chip, --num-warps, --tile-pipeline, ...)
+// are those of tile-source-to-ptx, PipelineOptions in tile/Pipelines; main()
+// takes them off the command line before llvm::cl sees the rest.
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.mlir>"),
-                                      cl::Required, cl::cat(category));
+                                      cl::cat(category));
 static cl::opt<std::string>
     outputDir("o", cl::desc("Bundle directory to write (created)"),
               cl::value_desc("dir"), cl::cat(category));
-static cl::list<std::string>
-    params("params", cl::desc("Parameter bindings NAME=VALUE,..."),
-           cl::CommaSeparated, cl::cat(category));
-static cl::opt<std::string> chip("chip", cl::desc("Target chip"),
-                                 cl::init("sm_80"), cl::cat(category));
-static cl::opt<int> numWarps("num-warps",
-                             cl::desc("Warps per block (0: kernel hint)"),
-                             cl::init(0), cl::cat(category));
-static cl::opt<int> occupancy("occupancy",
-                              cl::desc("Blocks per SM hint (0: kernel hint)"),
-                              cl::init(0), cl::cat(category));
-static cl::opt<int> stages("stages",
-                           cl::desc("Pipeline stages (0: from latency hints)"),
-                           cl::init(0), cl::cat(category));
-static cl::opt<std::string>
-    sharedLayout("shared-layout",
-                 cl::desc("Shared tiles of mma operands: padded | swizzled"),
-                 cl::init("padded"), cl::cat(category));
-static cl::opt<unsigned> mmaVersion(
-    "mma-version",
-    cl::desc("Tensor-core instruction: 2 (mma.sync), 3 (wgmma, sm_90a), 0 "
-             "(wgmma where the chip has it and the kernel fits, else "
-             "mma.sync)"),
-    cl::init(0), cl::cat(category));
-static cl::opt<std::string> tilePipeline(
-    "tile-pipeline",
-    cl::desc("Textual pass pipeline run on the specialized kernel before the "
-             "GPU lowering (e.g. 'tile-O3' or 'canonicalize,cse')"),
-    cl::init("canonicalize,cse"), cl::cat(category));
 static cl::opt<std::string>
     emit("emit",
-         cl::desc("What to produce: bundle (default), or print tile | tilegpu "
-                  "| nvvm | ptx to stdout"),
+         cl::desc("What to produce: bundle (default), or print the IR after "
+                  "stage tile | tilegpu | nvvm, or the ptx, to stdout"),
          cl::init("bundle"), cl::cat(category));
+static cl::opt<bool> printPipeline(
+    "print-pipeline",
+    cl::desc("Print the pass pipeline these options give and exit"),
+    cl::init(false), cl::cat(category));
 static cl::opt<std::string>
     ptxasPath("ptxas",
               cl::desc("ptxas to assemble a cubin with (default: search)"),
@@ -106,21 +85,10 @@ static cl::opt<bool> quiet("quiet", cl::desc("No progress output"),
 
 namespace {
 
-/// Progress lines with the time each step took, on stderr.
-class Progress {
-public:
-  void step(StringRef what) {
-    auto now = std::chrono::steady_clock::now();
-    if (!quiet)
-      llvm::errs() << llvm::format(
-          "[tile-compile] %-34s %7.1f ms\n", what.str().c_str(),
-          std::chrono::duration<double, std::milli>(now - last).count());
-    last = now;
-  }
-
-private:
-  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
-};
+//===----------------------------------------------------------------------===//
+// The bundle: manifest.json, kernel.ptx, kernel.mlir, kernel.cubin
+// (docs/bundle.md). Everything that writes the bundle is in this section.
+//===----------------------------------------------------------------------===//
 
 std::string dtypeName(Type type) {
   std::string s;
@@ -129,43 +97,71 @@ std::string dtypeName(Type type) {
   return s;
 }
 
-/// The bundle's `abi` array from the kernel's signature.
-llvm::json::Array describeABI(func::FuncOp kernel) {
+/// What the bundle records, taken from the IR at the end of the stages.
+struct BundleInfo {
+  // At the end of the tile stage.
+  std::string kernelName;
+  std::string tileIR;
   llvm::json::Array abi;
+  llvm::json::Object params;
+  llvm::json::Array grid;
+  int64_t occupancy = 1;
+  // At the end of the tilegpu stage.
+  int64_t numWarps = 0;
+  int64_t sharedBytes = 0;
+  int64_t mmaVersion = 2;
+  // At the end of the ptx stage.
+  std::string ptx;
+};
+
+/// The kernel's signature, parameters and launch rules, after the tile stage.
+void describeTileKernel(ModuleOp module, func::FuncOp kernel, StringRef chip,
+                        BundleInfo &info) {
+  llvm::raw_string_ostream os(info.tileIR);
+  module.print(os);
+  info.kernelName = kernel.getName().str();
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
     auto name = kernel.getArgAttrOfType<StringAttr>(
         i, tile::TileDialect::getArgNameAttrName());
     std::string argName = name ? name.str() : "arg" + std::to_string(i);
     Type type = kernel.getArgumentTypes()[i];
     if (auto view = dyn_cast<tile::ViewType>(type))
-      abi.push_back(
+      info.abi.push_back(
           llvm::json::Object{{"name", argName},
                              {"kind", "view"},
                              {"rank", view.getRank()},
                              {"dtype", dtypeName(view.getElementType())}});
     else
-      abi.push_back(llvm::json::Object{
+      info.abi.push_back(llvm::json::Object{
           {"name", argName}, {"kind", "scalar"}, {"dtype", dtypeName(type)}});
   }
-  return abi;
+  if (auto dict = kernel->getAttrOfType<DictionaryAttr>(
+          tile::TileDialect::getParamsAttrName()))
+    for (NamedAttribute entry : dict) {
+      Attribute v = entry.getValue();
+      if (auto b = dyn_cast<BoolAttr>(v))
+        info.params[entry.getName().str()] = b.getValue();
+      else if (auto i = dyn_cast<IntegerAttr>(v))
+        info.params[entry.getName().str()] = i.getInt();
+      else if (auto t = dyn_cast<TypeAttr>(v))
+        info.params[entry.getName().str()] = dtypeName(t.getValue());
+    }
+  auto hints = kernel->getAttrOfType<DictionaryAttr>(
+      tile::TileDialect::getKernelAttrName());
+  if (auto g = dyn_cast_or_null<ArrayAttr>(hints.get("grid")))
+    for (Attribute e : g)
+      info.grid.push_back(cast<StringAttr>(e).str());
+  info.occupancy = tilegpu::getLaunchHint(kernel, "occupancy", chip, 1);
 }
 
-llvm::json::Object describeParams(func::FuncOp kernel) {
-  llvm::json::Object out;
-  auto dict = kernel->getAttrOfType<DictionaryAttr>(
-      tile::TileDialect::getParamsAttrName());
-  if (!dict)
-    return out;
-  for (NamedAttribute entry : dict) {
-    Attribute v = entry.getValue();
-    if (auto b = dyn_cast<BoolAttr>(v))
-      out[entry.getName().str()] = b.getValue();
-    else if (auto i = dyn_cast<IntegerAttr>(v))
-      out[entry.getName().str()] = i.getInt();
-    else if (auto t = dyn_cast<TypeAttr>(v))
-      out[entry.getName().str()] = dtypeName(t.getValue());
-  }
-  return out;
+/// The launch configuration the tilegpu stage chose.
+void describeTileGPUKernel(func::FuncOp kernel, BundleInfo &info) {
+  if (auto warps = kernel->getAttrOfType<IntegerAttr>("tilegpu.num_warps"))
+    info.numWarps = warps.getInt();
+  if (auto shared = kernel->getAttrOfType<IntegerAttr>("tilegpu.shared_bytes"))
+    info.sharedBytes = shared.getInt();
+  if (auto version = kernel->getAttrOfType<IntegerAttr>("tilegpu.mma_version"))
+    info.mmaVersion = version.getInt();
 }
 
 std::string findPtxas() {
@@ -185,11 +181,11 @@ std::string findPtxas() {
 
 /// Runs ptxas -v; fills the manifest's `ptxas` section. Returns false (with
 /// the log printed) when ptxas rejects the PTX.
-bool assemble(StringRef ptxas, StringRef ptxFile, StringRef cubinFile,
-              llvm::json::Object &stats) {
+bool assemble(StringRef ptxas, StringRef chip, StringRef ptxFile,
+              StringRef cubinFile, llvm::json::Object &stats) {
   SmallString<128> logFile;
   llvm::sys::fs::createTemporaryFile("ptxas", "log", logFile);
-  std::string arch = "-arch=" + chip.getValue();
+  std::string arch = "-arch=" + chip.str();
   std::string opt = "-O" + std::to_string(ptxasOptLevel.getValue());
   SmallVector<StringRef> args = {ptxas,   arch, "-v",     opt,
                                  ptxFile, "-o", cubinFile};
@@ -239,132 +235,10 @@ LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
-LogicalResult compile(MLIRContext &context) {
-  // Command-line errors first, before any work.
-  if (emit != "bundle" && emit != "tile" && emit != "tilegpu" &&
-      emit != "nvvm" && emit != "ptx") {
-    llvm::errs() << "tile-compile: --emit must be bundle, tile, tilegpu, nvvm "
-                    "or ptx, got '"
-                 << emit << "'\n";
-    return failure();
-  }
-  if (emit == "bundle" && outputDir.empty()) {
-    llvm::errs() << "tile-compile: give the bundle directory with -o\n";
-    return failure();
-  }
-  Progress progress;
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile.getValue(), sourceMgr, &context);
-  if (!module)
-    return failure();
-  progress.step("parse");
-
-  func::FuncOp kernel;
-  for (auto func : module->getOps<func::FuncOp>())
-    if (func->hasAttr(tile::TileDialect::getKernelAttrName())) {
-      if (kernel)
-        return func.emitError() << "tile-compile takes one kernel per file";
-      kernel = func;
-    }
-  if (!kernel)
-    return module->emitError()
-           << "no kernel: a func.func with a 'tile.kernel' attribute";
-
-  tile::SpecializeOptions specialize;
-  specialize.bindings.assign(params.begin(), params.end());
-  specialize.numWarps = numWarps;
-  specialize.occupancy = occupancy;
-  if (failed(tile::specializeKernel(kernel, specialize)) ||
-      failed(verify(*module)))
-    return failure();
-  progress.step("tile-specialize");
-
-  PassManager tilePM(&context, ModuleOp::getOperationName());
-  if (failed(parsePassPipeline(tilePipeline, tilePM, llvm::errs())))
-    return failure();
-  if (failed(applyPassManagerCLOptions(tilePM)))
-    return failure();
-  if (std::getenv("TILE_COMPILE_DEBUG")) {
-    tilePM.printAsTextualPipeline(llvm::errs());
-    llvm::errs() << "\n";
-  }
-  if (failed(tilePM.run(*module)))
-    return failure();
-  progress.step("tile pipeline (" + tilePipeline + ")");
-
-  std::string tileIR;
-  {
-    llvm::raw_string_ostream os(tileIR);
-    module->print(os);
-  }
-  if (emit == "tile") {
-    llvm::outs() << tileIR;
-    return success();
-  }
-  llvm::json::Array abi = describeABI(kernel);
-  llvm::json::Object paramsJson = describeParams(kernel);
-  std::string kernelName = kernel.getName().str();
-  auto hints = kernel->getAttrOfType<DictionaryAttr>(
-      tile::TileDialect::getKernelAttrName());
-  llvm::json::Array grid;
-  if (auto g = dyn_cast_or_null<ArrayAttr>(hints.get("grid")))
-    for (Attribute e : g)
-      grid.push_back(cast<StringAttr>(e).str());
-  int64_t occupancyHint = tilegpu::getLaunchHint(kernel, "occupancy", chip, 1);
-
-  tile::GPUPipelineOptions gpuOptions;
-  gpuOptions.chip = chip;
-  gpuOptions.numWarps = numWarps;
-  gpuOptions.stages = stages;
-  gpuOptions.sharedLayout = sharedLayout;
-  gpuOptions.mmaVersion = mmaVersion;
-  PassManager gpuPM(&context, ModuleOp::getOperationName());
-  tile::buildTileToTileGPUPipeline(gpuPM, gpuOptions);
-  if (failed(applyPassManagerCLOptions(gpuPM)) || failed(gpuPM.run(*module)))
-    return failure();
-  progress.step("layouts, shared memory, pipelining");
-  if (emit == "tilegpu") {
-    module->print(llvm::outs());
-    return success();
-  }
-  auto warpsAttr = kernel->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
-  auto sharedAttr = kernel->getAttrOfType<IntegerAttr>("tilegpu.shared_bytes");
-  int64_t warps = warpsAttr.getInt();
-  int64_t sharedBytes = sharedAttr ? sharedAttr.getInt() : 0;
-  auto versionAttr = kernel->getAttrOfType<IntegerAttr>("tilegpu.mma_version");
-  int64_t mmaVersionUsed = versionAttr ? versionAttr.getInt() : 2;
-
-  gpuOptions.emitBinary = emit != "nvvm";
-  PassManager ptxPM(&context, ModuleOp::getOperationName());
-  tile::buildTileGPUToPTXPipeline(ptxPM, gpuOptions);
-  if (failed(applyPassManagerCLOptions(ptxPM)) || failed(ptxPM.run(*module)))
-    return failure();
-  progress.step("NVVM and PTX (LLVM NVPTX)");
-  if (emit == "nvvm") {
-    module->print(llvm::outs());
-    return success();
-  }
-
-  std::string ptx;
-  module->walk([&](gpu::BinaryOp binary) {
-    for (Attribute object : binary.getObjects())
-      if (auto obj = dyn_cast<gpu::ObjectAttr>(object))
-        ptx = obj.getObject().str();
-  });
-  if (ptx.empty())
-    return module->emitError() << "the pipeline produced no PTX";
-  // The serialized assembly carries a trailing NUL.
-  while (!ptx.empty() && ptx.back() == '\0')
-    ptx.pop_back();
-  if (emit == "ptx") {
-    llvm::outs() << ptx;
-    return success();
-  }
-  if (ptxasOptLevel < 0 || ptxasOptLevel > 3)
-    return module->emitError() << "--ptxas-O must be 0, 1, 2 or 3";
-
+/// Writes the bundle directory: kernel.ptx, kernel.mlir, kernel.cubin (with
+/// ptxas) and manifest.json.
+LogicalResult writeBundle(const tile::PipelineOptions &options,
+                          BundleInfo &info) {
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
     llvm::errs() << "tile-compile: cannot create " << outputDir << ": "
                  << ec.message() << "\n";
@@ -375,31 +249,32 @@ LogicalResult compile(MLIRContext &context) {
     llvm::sys::path::append(p, file);
     return std::string(p);
   };
-  if (failed(writeFile(path("kernel.ptx"), ptx)) ||
-      failed(writeFile(path("kernel.mlir"), tileIR)))
+  if (failed(writeFile(path("kernel.ptx"), info.ptx)) ||
+      failed(writeFile(path("kernel.mlir"), info.tileIR)))
     return failure();
 
+  std::string chip = options.chip;
   llvm::json::Object manifest{
       {"format", "tile-bundle-1"},
-      {"kernel", kernelName},
-      {"entry", kernelName},
+      {"kernel", info.kernelName},
+      {"entry", info.kernelName},
       {"ptx", "kernel.ptx"},
-      {"target", chip.getValue()},
+      {"target", chip},
       {"compiler", "tile-compiler 0.1, LLVM " LLVM_VERSION_STRING},
       {"source", inputFile.getValue()},
-      {"pipeline", tilePipeline.getValue()},
-      {"stages", stages.getValue()},
+      {"pipeline", options.tilePipeline.getValue()},
+      {"stages", options.stages.getValue()},
       // wgmma operands always use the 128B-swizzle layout.
-      {"shared_layout",
-       mmaVersionUsed == 3 ? std::string("wgmma") : sharedLayout.getValue()},
-      {"mma_version", mmaVersionUsed},
-      {"num_warps", warps},
-      {"block", llvm::json::Array{warps * 32, 1, 1}},
-      {"occupancy", occupancyHint},
-      {"shared_bytes", sharedBytes},
-      {"grid", std::move(grid)},
-      {"params", std::move(paramsJson)},
-      {"abi", std::move(abi)},
+      {"shared_layout", info.mmaVersion == 3 ? std::string("wgmma")
+                                             : options.sharedLayout.getValue()},
+      {"mma_version", info.mmaVersion},
+      {"num_warps", info.numWarps},
+      {"block", llvm::json::Array{info.numWarps * 32, 1, 1}},
+      {"occupancy", info.occupancy},
+      {"shared_bytes", info.sharedBytes},
+      {"grid", std::move(info.grid)},
+      {"params", std::move(info.params)},
+      {"abi", std::move(info.abi)},
   };
   if (!noCubin) {
     std::string ptxas = findPtxas();
@@ -409,11 +284,11 @@ LogicalResult compile(MLIRContext &context) {
                         "(the runner JIT-compiles the PTX)\n";
     } else {
       llvm::json::Object stats;
-      if (!assemble(ptxas, path("kernel.ptx"), path("kernel.cubin"), stats))
+      if (!assemble(ptxas, chip, path("kernel.ptx"), path("kernel.cubin"),
+                    stats))
         return failure();
       manifest["cubin"] = "kernel.cubin";
       manifest["ptxas"] = std::move(stats);
-      progress.step("ptxas");
     }
   }
   std::string json;
@@ -425,10 +300,165 @@ LogicalResult compile(MLIRContext &context) {
   if (failed(writeFile(path("manifest.json"), json)))
     return failure();
   if (!quiet)
-    llvm::errs() << "[tile-compile] wrote " << outputDir << " (" << kernelName
-                 << ", " << chip << ", " << warps * 32 << " threads, "
-                 << (mmaVersionUsed == 3 ? "wgmma" : "mma.sync") << ", "
-                 << sharedBytes << " bytes shared)\n";
+    llvm::errs() << "[tile-compile] wrote " << outputDir << " ("
+                 << info.kernelName << ", " << chip << ", "
+                 << info.numWarps * 32 << " threads, "
+                 << (info.mmaVersion == 3 ? "wgmma" : "mma.sync") << ", "
+                 << info.sharedBytes << " bytes shared)\n";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Compiling: one run of tile-source-to-ptx
+//===----------------------------------------------------------------------===//
+
+/// Calls `onStage` with the module at each tile-checkpoint, and prints how
+/// long each stage took.
+class StageObserver : public PassInstrumentation {
+public:
+  StageObserver(std::function<void(tile::Stage, ModuleOp)> onStage,
+                std::string tileStageName)
+      : onStage(std::move(onStage)), tileStageName(std::move(tileStageName)) {}
+
+  void runAfterPass(Pass *pass, Operation *op) override {
+    std::optional<tile::Stage> stage = tile::getCheckpointStage(*pass);
+    if (!stage)
+      return;
+    step(*stage);
+    onStage(*stage, cast<ModuleOp>(op));
+  }
+
+  /// Prints the time since the last step.
+  void step(std::optional<tile::Stage> stage, StringRef what = "") {
+    auto now = std::chrono::steady_clock::now();
+    std::string name = what.str();
+    if (stage) {
+      static const char *const descriptions[] = {
+          "", "layouts, shared memory, pipelining", "NVVM", "PTX (LLVM NVPTX)"};
+      name = "stage " + tile::getStageName(*stage).str() + " (" +
+             (*stage == tile::Stage::Tile
+                  ? tileStageName
+                  : std::string(descriptions[static_cast<int>(*stage)])) +
+             ")";
+    }
+    if (!quiet)
+      llvm::errs() << llvm::format(
+          "[tile-compile] %-44s %7.1f ms\n", name.c_str(),
+          std::chrono::duration<double, std::milli>(now - last).count());
+    last = now;
+  }
+
+private:
+  std::function<void(tile::Stage, ModuleOp)> onStage;
+  std::string tileStageName;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
+
+/// The stopping point of --emit (bundle needs the PTX).
+tile::Stage emitStage() {
+  return emit == "bundle" ? tile::Stage::PTX : *tile::parseStage(emit);
+}
+
+LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
+  // Command-line errors first, before any work.
+  if (emit != "bundle" && !tile::parseStage(emit)) {
+    llvm::errs() << "tile-compile: --emit must be bundle, tile, tilegpu, nvvm "
+                    "or ptx, got '"
+                 << emit << "'\n";
+    return failure();
+  }
+  if (options.stopAfter.hasValue()) {
+    llvm::errs() << "tile-compile: the stopping point is --emit\n";
+    return failure();
+  }
+  options.stopAfter = tile::getStageName(emitStage()).str();
+  if (ptxasOptLevel < 0 || ptxasOptLevel > 3) {
+    llvm::errs() << "tile-compile: --ptxas-O must be 0, 1, 2 or 3\n";
+    return failure();
+  }
+  PassManager pm(&context, ModuleOp::getOperationName());
+  if (failed(tile::buildSourceToPTXPipeline(pm, options, llvm::errs())))
+    return failure();
+  if (printPipeline) {
+    pm.printAsTextualPipeline(llvm::outs(), /*pretty=*/true);
+    llvm::outs() << "\n";
+    return success();
+  }
+  if (inputFile.empty()) {
+    llvm::errs() << "tile-compile: no input file\n";
+    return failure();
+  }
+  if (emit == "bundle" && outputDir.empty()) {
+    llvm::errs() << "tile-compile: give the bundle directory with -o\n";
+    return failure();
+  }
+
+  // What the stages leave for the bundle (or for --emit), taken at the
+  // checkpoints that end them.
+  BundleInfo info;
+  std::string kernelName;
+  std::string chip = options.chip;
+  std::string stageIR;
+  auto observer = std::make_unique<StageObserver>(
+      [&](tile::Stage stage, ModuleOp at) {
+        auto func = at.lookupSymbol<func::FuncOp>(kernelName);
+        if (stage == tile::Stage::Tile && func)
+          describeTileKernel(at, func, chip, info);
+        if (stage == tile::Stage::TileGPU && func)
+          describeTileGPUKernel(func, info);
+        if (stage == emitStage() && emit != "bundle" &&
+            stage != tile::Stage::PTX) {
+          llvm::raw_string_ostream os(stageIR);
+          at.print(os);
+        }
+      },
+      "tile-specialize, " + options.tilePipeline);
+  StageObserver &progress = *observer;
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile.getValue(), sourceMgr, &context);
+  if (!module)
+    return failure();
+  progress.step(std::nullopt, "parse");
+
+  func::FuncOp kernel;
+  for (auto func : module->getOps<func::FuncOp>())
+    if (func->hasAttr(tile::TileDialect::getKernelAttrName())) {
+      if (kernel)
+        return func.emitError() << "tile-compile takes one kernel per file";
+      kernel = func;
+    }
+  if (!kernel)
+    return module->emitError()
+           << "no kernel: a func.func with a 'tile.kernel' attribute";
+  kernelName = kernel.getName().str();
+
+  pm.addInstrumentation(std::move(observer));
+  if (failed(applyPassManagerCLOptions(pm)) || failed(pm.run(*module)))
+    return failure();
+  if (emit != "bundle" && emit != "ptx") {
+    llvm::outs() << stageIR;
+    return success();
+  }
+
+  module->walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      if (auto obj = dyn_cast<gpu::ObjectAttr>(object))
+        info.ptx = obj.getObject().str();
+  });
+  if (info.ptx.empty())
+    return module->emitError() << "the pipeline produced no PTX";
+  // The serialized assembly carries a trailing NUL.
+  while (!info.ptx.empty() && info.ptx.back() == '\0')
+    info.ptx.pop_back();
+  if (emit == "ptx") {
+    llvm::outs() << info.ptx;
+    return success();
+  }
+  if (failed(writeBundle(options, info)))
+    return failure();
   return success();
 }
 
@@ -443,12 +473,27 @@ int main(int argc, char **argv) {
   registerLoopInvariantCodeMotionPass();
   tile::registerTilePasses();
   tile::registerTileOptimizationPipelines();
+  tile::registerTilePipelines();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
+
+  // The options of tile-source-to-ptx, as flags (--params is `bind`).
+  tile::PipelineOptions options;
+  SmallVector<char *> rest;
+  std::string error;
+  if (failed(tile::takePipelineFlags(argc, argv, options, tile::ReadBySource,
+                                     {{"params", "bind"}}, rest, error))) {
+    llvm::errs() << "tile-compile: " << error << "\n";
+    return 1;
+  }
+  std::string overview =
+      "tile-compile: compile a tile kernel into a GPU bundle\n\n"
+      "Pipeline options (tile-source-to-ptx; --params is bind):\n";
+  llvm::raw_string_ostream os(overview);
+  options.printHelp(os, tile::ReadBySource);
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv, "tile-compile: compile a tile kernel into a GPU bundle\n");
+  cl::ParseCommandLineOptions(rest.size(), rest.data(), overview);
 
   DialectRegistry registry;
   registry.insert<tile::TileDialect, tilegpu::TileGPUDialect,
@@ -461,5 +506,5 @@ int main(int argc, char **argv) {
   context.loadAllAvailableDialects();
   // Diagnostics point at the kernel source; the whole op in a note buries them.
   context.printOpOnDiagnostic(false);
-  return failed(compile(context)) ? 1 : 0;
+  return failed(compile(context, options)) ? 1 : 0;
 }

@@ -24,6 +24,7 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
 #include "tile/Executor/Executor.h"
+#include "tile/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -59,11 +60,6 @@ static llvm::cl::list<std::string>
     argSpecs("arg", llvm::cl::desc("Kernel argument (see the file header)"));
 static llvm::cl::opt<std::string>
     gridSpec("grid", llvm::cl::desc("Blocks X[,Y[,Z]]"), llvm::cl::init("1"));
-static llvm::cl::opt<std::string>
-    bindings("bind", llvm::cl::desc("Specialize first: NAME=VALUE,..."));
-static llvm::cl::opt<std::string>
-    pipeline("pipeline", llvm::cl::desc("Pass pipeline to run before "
-                                        "executing (after --bind)"));
 static llvm::cl::opt<unsigned>
     numThreads("num-threads", llvm::cl::desc("Worker threads (0: all cores)"),
                llvm::cl::init(1));
@@ -340,7 +336,7 @@ static void printView(llvm::raw_ostream &os, const HostView &host) {
   }
 }
 
-static int run(MLIRContext &ctx) {
+static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
   OwningOpRef<ModuleOp> module =
@@ -364,21 +360,24 @@ static int run(MLIRContext &ctx) {
     return 1;
   }
 
-  if (!bindings.empty()) {
+  // The tile stage of the pipeline, on the chosen kernel: specialize it,
+  // then run the textual pipeline.
+  if (!pipelineOptions.bindings.empty() || pipelineOptions.numWarps ||
+      pipelineOptions.occupancy) {
     SpecializeOptions options;
-    SmallVector<StringRef> items;
-    StringRef(bindings).split(items, ',', -1, false);
-    for (StringRef item : items)
-      options.bindings.push_back(item.trim().str());
+    options.bindings.assign(pipelineOptions.bindings.begin(),
+                            pipelineOptions.bindings.end());
+    options.numWarps = pipelineOptions.numWarps;
+    options.occupancy = pipelineOptions.occupancy;
     if (failed(specializeKernel(kernel, options)))
       return 1;
   }
+  StringRef pipeline = pipelineOptions.tilePipeline.getValue();
   if (!pipeline.empty()) {
-    PassManager pm(&ctx, ModuleOp::getOperationName(),
-                   OpPassManager::Nesting::Implicit);
+    PassManager pm(&ctx, ModuleOp::getOperationName());
     std::string error;
     llvm::raw_string_ostream errorStream(error);
-    if (failed(parseKernelPipeline(pipeline, pm, errorStream))) {
+    if (failed(parsePipeline(pipeline, pm, errorStream))) {
       llvm::errs() << "error: bad pipeline '" << pipeline << "': " << error
                    << "\n";
       return 1;
@@ -463,11 +462,28 @@ int main(int argc, char **argv) {
   registerLoopInvariantCodeMotionPass();
   registerTilePasses();
   registerTileOptimizationPipelines();
-  llvm::cl::ParseCommandLineOptions(argc, argv,
-                                    "tile-exec: run tile IR on the CPU\n");
+
+  // The pipeline options (PipelineOptions, tile/Pipelines) that the CPU
+  // executor paths read: --bind, --num-warps, --occupancy and
+  // --tile-pipeline (also spelled --pipeline); no pipeline by default.
+  PipelineOptions pipelineOptions;
+  pipelineOptions.tilePipeline = "";
+  SmallVector<char *> rest;
+  std::string error;
+  if (failed(takePipelineFlags(argc, argv, pipelineOptions, ReadByExecutor,
+                               {{"pipeline", "tile-pipeline"}}, rest, error))) {
+    llvm::errs() << "tile-exec: " << error << "\n";
+    return 1;
+  }
+  std::string overview = "tile-exec: run tile IR on the CPU\n\n"
+                         "Pipeline options:\n";
+  llvm::raw_string_ostream os(overview);
+  pipelineOptions.printHelp(os, ReadByExecutor);
+  llvm::cl::ParseCommandLineOptions(rest.size(), rest.data(), overview);
+
   DialectRegistry registry;
   registry.insert<TileDialect, arith::ArithDialect, func::FuncDialect,
                   math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect>();
   MLIRContext ctx(registry);
-  return run(ctx);
+  return run(ctx, pipelineOptions);
 }

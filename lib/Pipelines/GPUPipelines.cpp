@@ -1,4 +1,10 @@
-//===- Pipelines.cpp - the compiler's named pass pipelines ----------------===//
+//===- GPUPipelines.cpp - tile-to-ptx and tile-source-to-ptx --------------===//
+//
+// The pipelines that lower to the GPU, stage by stage (tilegpu, nvvm, ptx,
+// each ending at a tile-checkpoint), and the named source-to-PTX pipeline
+// that tile-compile runs; the chip tables they need.
+//
+//===----------------------------------------------------------------------===//
 
 #include "tile/Pipelines/Pipelines.h"
 
@@ -30,6 +36,7 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+using namespace mlir::tile;
 
 int64_t mlir::tile::getMaxSharedMemoryPerBlock(StringRef chip) {
   // sm_90: 228 KB per SM, 227 KB per block; sm_80: 163 KB; sm_86/89: 99 KB.
@@ -44,14 +51,19 @@ std::string mlir::tile::getPTXFeatures(StringRef chip) {
   return chip.ends_with("a") ? "+ptx80" : "";
 }
 
-void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
-                                        const GPUPipelineOptions &options) {
-  buildTileToTileGPUPipeline(pm, options);
-  buildTileGPUToPTXPipeline(pm, options);
+/// Ends `stage` with its checkpoint; true when the pipeline goes on.
+static bool endStage(OpPassManager &pm, Stage stage,
+                     const PipelineOptions &options) {
+  TileCheckpointOptions checkpoint;
+  checkpoint.stage = getStageName(stage).str();
+  pm.addPass(createTileCheckpoint(checkpoint));
+  return stage < *parseStage(options.stopAfter);
 }
 
-void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
-                                            const GPUPipelineOptions &options) {
+/// tile IR -> tilegpu IR (layouts, shared memory, pipelining, allocation),
+/// still func.func kernels; `tilegpu.num_warps` and `tilegpu.shared_bytes`
+/// are set on them.
+static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
   int64_t maxShared = getMaxSharedMemoryPerBlock(options.chip);
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createCanonicalizerPass());
@@ -79,8 +91,8 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   func.addPass(createCSEPass());
 }
 
-void mlir::tile::buildTileGPUToPTXPipeline(OpPassManager &pm,
-                                           const GPUPipelineOptions &options) {
+/// tilegpu IR -> gpu.module of NVVM with its target attached.
+static void addNVVMStage(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(tile::createConvertTileToNVVM());
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(createSCFToControlFlowPass());
@@ -95,11 +107,37 @@ void mlir::tile::buildTileGPUToPTXPipeline(OpPassManager &pm,
   target.features = getPTXFeatures(options.chip);
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
-  if (options.emitBinary) {
-    GpuModuleToBinaryPassOptions binary;
-    binary.compilationTarget = "isa";
-    pm.addPass(createGpuModuleToBinaryPass(binary));
-  }
+}
+
+/// gpu.module -> gpu.binary holding PTX (LLVM's NVPTX back end).
+static void addPTXStage(OpPassManager &pm) {
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
+                                        const PipelineOptions &options) {
+  if (*parseStage(options.stopAfter) < Stage::TileGPU)
+    return;
+  addTileGPUStage(pm, options);
+  if (!endStage(pm, Stage::TileGPU, options))
+    return;
+  addNVVMStage(pm, options);
+  if (!endStage(pm, Stage::NVVM, options))
+    return;
+  addPTXStage(pm);
+  endStage(pm, Stage::PTX, options);
+}
+
+LogicalResult
+mlir::tile::buildSourceToPTXPipeline(OpPassManager &pm,
+                                     const PipelineOptions &options,
+                                     raw_ostream &errorStream) {
+  if (failed(buildTileStage(pm, options, errorStream)))
+    return failure();
+  buildTileToPTXPipeline(pm, options);
+  return success();
 }
 
 void mlir::tile::enableShortSharedPointers() {
@@ -112,11 +150,23 @@ void mlir::tile::enableShortSharedPointers() {
 }
 
 void mlir::tile::registerTilePipelines() {
-  PassPipelineRegistration<GPUPipelineOptions>(
+  // Pipelines may be registered once only; tools may call this more often.
+  static bool registered = false;
+  if (std::exchange(registered, true))
+    return;
+  registerPipeline(
       "tile-to-ptx",
       "Lower specialized tile IR to a gpu.module and PTX (layouts, shared "
       "memory, pipelining, NVVM, NVPTX)",
-      buildTileToPTXPipeline);
+      ReadByLowering,
+      [](OpPassManager &pm, const PipelineOptions &options, raw_ostream &) {
+        buildTileToPTXPipeline(pm, options);
+        return success();
+      });
+  registerPipeline("tile-source-to-ptx",
+                   "Compile a kernel source to PTX: tile-specialize, the "
+                   "tile-level pipeline (tile-pipeline), then tile-to-ptx",
+                   ReadBySource, buildSourceToPTXPipeline);
 }
 
 void mlir::tile::registerGPUTargetDialects(DialectRegistry &registry) {
