@@ -1,6 +1,6 @@
 // tile-overlap-mma: the second mma of iteration j - 1 moves next to the
 // first mma of iteration j. (That results do not change is checked by the
-// CPU executor, test/Executor/fmha-pipelines.test, bitwise.)
+// CPU executor, test/Kernels/fmha-pipelines.test, bitwise.)
 //
 // RUN: tile-opt %s -split-input-file -tile-overlap-mma -verify-diagnostics | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-overlap-mma=late-softmax-ops=true -verify-diagnostics | FileCheck %s --check-prefix=LATE

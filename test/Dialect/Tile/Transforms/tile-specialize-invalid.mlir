@@ -13,16 +13,16 @@
 // RUN: not tile-opt %s -split-input-file -tile-specialize='bind==64' 2>&1 | FileCheck %s --check-prefix=MALFORMED2
 // RUN: not tile-opt %s -split-input-file -tile-specialize='num-warps=3' 2>&1 | FileCheck %s --check-prefix=WARPS
 
-// UNKNOWN: specialize-invalid.mlir:[[# @LINE + 18]]:1: error: kernel 'kernel' has no parameter 'TILE_K' (parameters: {{.*}})
-// BOOL: specialize-invalid.mlir:[[# @LINE + 17]]:1: error: parameter 'CAUSAL' is a boolean, got '64'
-// INT: specialize-invalid.mlir:[[# @LINE + 16]]:1: error: parameter 'TILE_M' is an integer, got 'big'
-// TYPE: specialize-invalid.mlir:[[# @LINE + 15]]:1: error: parameter 'DTYPE' takes a type such as f16 or bf16, got 'half'
-// TYPE2: specialize-invalid.mlir:[[# @LINE + 14]]:1: error: parameter 'DTYPE' takes a type such as f16 or bf16, got 'tensor<4xf16>'
-// ZERO: specialize-invalid.mlir:[[# @LINE + 18]]:8: error: 'tile.full' op shape parameter 'TILE_M' must be positive, got 0
-// NEG: specialize-invalid.mlir:[[# @LINE + 17]]:8: error: 'tile.full' op shape parameter 'TILE_M' must be positive, got -64
-// MALFORMED: specialize-invalid.mlir:[[# @LINE + 11]]:1: error: binding 'TILE_M' is not of the form NAME=VALUE
-// MALFORMED2: specialize-invalid.mlir:[[# @LINE + 10]]:1: error: binding '=64' is not of the form NAME=VALUE
-// WARPS: specialize-invalid.mlir:[[# @LINE + 9]]:1: error: num-warps must be a power of two in [1, 32]
+// UNKNOWN: tile-specialize-invalid.mlir:[[# @LINE + 18]]:1: error: kernel 'kernel' has no parameter 'TILE_K' (parameters: {{.*}})
+// BOOL: tile-specialize-invalid.mlir:[[# @LINE + 17]]:1: error: parameter 'CAUSAL' is a boolean, got '64'
+// INT: tile-specialize-invalid.mlir:[[# @LINE + 16]]:1: error: parameter 'TILE_M' is an integer, got 'big'
+// TYPE: tile-specialize-invalid.mlir:[[# @LINE + 15]]:1: error: parameter 'DTYPE' takes a type such as f16 or bf16, got 'half'
+// TYPE2: tile-specialize-invalid.mlir:[[# @LINE + 14]]:1: error: parameter 'DTYPE' takes a type such as f16 or bf16, got 'tensor<4xf16>'
+// ZERO: tile-specialize-invalid.mlir:[[# @LINE + 18]]:8: error: 'tile.full' op shape parameter 'TILE_M' must be positive, got 0
+// NEG: tile-specialize-invalid.mlir:[[# @LINE + 17]]:8: error: 'tile.full' op shape parameter 'TILE_M' must be positive, got -64
+// MALFORMED: tile-specialize-invalid.mlir:[[# @LINE + 11]]:1: error: binding 'TILE_M' is not of the form NAME=VALUE
+// MALFORMED2: tile-specialize-invalid.mlir:[[# @LINE + 10]]:1: error: binding '=64' is not of the form NAME=VALUE
+// WARPS: tile-specialize-invalid.mlir:[[# @LINE + 9]]:1: error: num-warps must be a power of two in [1, 32]
 // UNKNOWN-NOT: PLEASE submit
 // BOOL-NOT: PLEASE submit
 // INT-NOT: PLEASE submit
