@@ -345,10 +345,11 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
     return 1;
 
   func::FuncOp kernel;
+  // The first function with a body, or the one named (which the executor
+  // refuses if it has none).
   for (auto func : module->getOps<func::FuncOp>()) {
-    if (func.isExternal())
-      continue;
-    if (kernelName.empty() || func.getName() == kernelName) {
+    if (kernelName.empty() ? !func.isExternal()
+                           : func.getName() == kernelName) {
       kernel = func;
       break;
     }

@@ -12,6 +12,9 @@
 // RUN: not tile-opt %s -split-input-file -tile-specialize='bind=TILE_M' 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // RUN: not tile-opt %s -split-input-file -tile-specialize='bind==64' 2>&1 | FileCheck %s --check-prefix=MALFORMED2
 // RUN: not tile-opt %s -split-input-file -tile-specialize='num-warps=3' 2>&1 | FileCheck %s --check-prefix=WARPS
+// Bindings for a file without a kernel.
+// RUN: not tile-opt %S/../../../Tools/Inputs/no-kernel.mlir -tile-specialize='bind=N=1' 2>&1 | FileCheck %s --check-prefix=NO-KERNEL
+// NO-KERNEL: no-kernel.mlir:{{[0-9]+}}:{{[0-9]+}}: error: tile-specialize: no kernel (func.func with 'tile.kernel') to bind parameters of
 
 // UNKNOWN: tile-specialize-invalid.mlir:[[# @LINE + 18]]:1: error: kernel 'kernel' has no parameter 'TILE_K' (parameters: {{.*}})
 // BOOL: tile-specialize-invalid.mlir:[[# @LINE + 17]]:1: error: parameter 'CAUSAL' is a boolean, got '64'
