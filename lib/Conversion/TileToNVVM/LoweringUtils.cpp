@@ -29,6 +29,9 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([ctx](SharedBufferType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, 3);
   });
+  addConversion([ctx](MbarrierType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, 3);
+  });
   // Values crossing the boundary of converted and unconverted IR.
   auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
                         Location loc) -> Value {

@@ -119,6 +119,8 @@ void populateMmaPatterns(TileTypeConverter &converter,
                          RewritePatternSet &patterns);
 void populateWgmmaPatterns(TileTypeConverter &converter,
                            RewritePatternSet &patterns);
+void populateBarrierPatterns(TileTypeConverter &converter,
+                             RewritePatternSet &patterns);
 
 } // namespace lowering
 } // namespace tile
