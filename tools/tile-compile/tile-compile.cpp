@@ -78,7 +78,7 @@ static cl::opt<std::string> warpSpecialize(
     "warp-specialize",
     cl::desc("A producer warpgroup for the pipelined copies: off | on | auto "
              "(the kernel's hint, else when the kernel qualifies)"),
-    cl::init("off"), cl::cat(category));
+    cl::init("auto"), cl::cat(category));
 static cl::opt<int>
     producerRegs("producer-regs",
                  cl::desc("Registers per producer thread (setmaxnreg, 24-256)"),

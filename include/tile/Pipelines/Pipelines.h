@@ -39,7 +39,7 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "warp-specialize",
       llvm::cl::desc("A producer warpgroup for the pipelined copies: auto "
                      "(the kernel's hint, else when it qualifies), on, off"),
-      llvm::cl::init("off")};
+      llvm::cl::init("auto")};
   PassOptions::Option<int> producerRegs{
       *this, "producer-regs",
       llvm::cl::desc("Registers per producer thread (setmaxnreg)"),
