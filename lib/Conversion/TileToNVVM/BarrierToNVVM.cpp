@@ -32,14 +32,7 @@ struct MbarrierAllocLowering : OpConversionPattern<MbarrierAllocOp> {
   LogicalResult
   matchAndRewrite(MbarrierAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getOffset())
-      return op.emitOpError() << "has no offset: run tilegpu-allocate-shared";
-    Location loc = op.getLoc();
-    Value base = sharedMemoryBase(rewriter, loc, op);
-    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
-        op, base.getType(), rewriter.getI8Type(), base,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(*op.getOffset())});
-    return success();
+    return replaceBySharedAddress(rewriter, op, op.getOffset());
   }
 };
 

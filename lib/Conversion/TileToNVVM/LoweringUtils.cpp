@@ -148,6 +148,19 @@ Value lowering::sharedMemoryBase(OpBuilder &b, Location loc, Operation *from) {
   return LLVM::AddressOfOp::create(b, loc, global);
 }
 
+LogicalResult
+lowering::replaceBySharedAddress(ConversionPatternRewriter &rewriter,
+                                 Operation *op,
+                                 std::optional<uint64_t> offset) {
+  if (!offset)
+    return op->emitOpError() << "has no offset: run tilegpu-allocate-shared";
+  Value base = sharedMemoryBase(rewriter, op->getLoc(), op);
+  rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+      op, base.getType(), rewriter.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(*offset)});
+  return success();
+}
+
 Value lowering::sharedOffset(OpBuilder &b, Location loc,
                              SharedLayoutAttr layout,
                              ArrayRef<int64_t> tileShape, Value t0, int64_t c0,

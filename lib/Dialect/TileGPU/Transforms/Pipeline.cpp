@@ -50,6 +50,16 @@ struct StagedCopy {
   AsyncCommitOp commit;
   AsyncWaitOp wait;
   BarrierOp barrierAfter;
+
+  /// Erases the pattern (after the pipeliner has replaced it).
+  void erase() {
+    if (barrierBefore)
+      barrierBefore.erase();
+    barrierAfter.erase();
+    wait.erase();
+    commit.erase();
+    copy.erase();
+  }
 };
 
 /// Matches the staged-copy pattern starting at `copy`.
@@ -67,6 +77,15 @@ std::optional<StagedCopy> matchStagedCopy(AsyncCopyOp copy) {
   if (!staged.barrierAfter)
     return std::nullopt;
   return staged;
+}
+
+/// Stage `stage` of a ring (tilegpu.subview).
+Value stageOfRing(OpBuilder &b, Location loc, Value ring, Value stage) {
+  auto ringType = cast<SharedBufferType>(ring.getType());
+  auto stageType =
+      SharedBufferType::get(b.getContext(), ringType.getTileShape(),
+                            ringType.getElementType(), ringType.getLayout());
+  return SubviewOp::create(b, loc, stageType, ring, stage);
 }
 
 int stagesFromLatency(Operation *copy) {
@@ -236,12 +255,8 @@ void Pipeliner::issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy,
   SmallVector<Value> offsets;
   for (Value offset : copy.getOffsets())
     offsets.push_back(mapping.lookupOrDefault(offset));
-  auto ringType = cast<SharedBufferType>(ring.getType());
-  auto stageType =
-      SharedBufferType::get(func.getContext(), ringType.getTileShape(),
-                            ringType.getElementType(), ringType.getLayout());
   Location loc = copy.getLoc();
-  Value view = SubviewOp::create(b, loc, stageType, ring, stage);
+  Value view = stageOfRing(b, loc, ring, stage);
   AsyncCopyOp::create(b, loc, copy.getView(), offsets, copy.getDimsAttr(), view,
                       inRange);
   if (commit)
@@ -318,23 +333,14 @@ LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
     b.setInsertionPoint(c.copy);
     AsyncWaitOp::create(b, loc, pending);
     BarrierOp::create(b, loc);
-    auto ringType = cast<SharedBufferType>(ring.getType());
-    auto stageType =
-        SharedBufferType::get(func.getContext(), ringType.getTileShape(),
-                              ringType.getElementType(), ringType.getLayout());
-    Value current = SubviewOp::create(b, loc, stageType, ring, stage);
+    Value current = stageOfRing(b, loc, ring, stage);
     issueCopy(b, loop, c.copy, aheadIv, ring, nextStage, aheadInRange);
     Value buffer = c.copy.getBuffer();
     buffer.replaceUsesWithIf(current, [&](OpOperand &use) {
       return loop->isProperAncestor(use.getOwner()) &&
              use.getOwner() != c.copy.getOperation();
     });
-    if (c.barrierBefore)
-      c.barrierBefore.erase();
-    c.barrierAfter.erase();
-    c.wait.erase();
-    c.commit.erase();
-    c.copy.erase();
+    c.erase();
   }
   pipelinedLoops.push_back(loop);
   return success();
@@ -465,11 +471,7 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
     MbarrierWaitOp::create(b, loc, sync->full, stage, parityOf(n, 0));
     if (wgmma)
       FenceAsyncSharedOp::create(b, loc);
-    auto ringType = cast<SharedBufferType>(ring.getType());
-    auto stageType =
-        SharedBufferType::get(func.getContext(), ringType.getTileShape(),
-                              ringType.getElementType(), ringType.getLayout());
-    Value current = SubviewOp::create(b, loc, stageType, ring, stage);
+    Value current = stageOfRing(b, loc, ring, stage);
     Value nAhead = arith::AddIOp::create(b, loc, n, c32(stages - 1));
     issue(c, ring, sync, aheadIv, nAhead, aheadInRange);
     Value buffer = c.copy.getBuffer();
@@ -484,12 +486,7 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
                                  "read in its loop";
     b.setInsertionPointAfter(last);
     MbarrierArriveOp::create(b, loc, sync->empty, stage);
-    if (c.barrierBefore)
-      c.barrierBefore.erase();
-    c.barrierAfter.erase();
-    c.wait.erase();
-    c.commit.erase();
-    c.copy.erase();
+    c.erase();
   }
   // The loops after this one continue the numbering.
   b.setInsertionPoint(loop);
