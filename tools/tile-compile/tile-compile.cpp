@@ -264,6 +264,8 @@ LogicalResult writeBundle(const tile::PipelineOptions &options,
       {"source", inputFile.getValue()},
       {"pipeline", options.tilePipeline.getValue()},
       {"stages", options.stages.getValue()},
+      {"sync", options.sync.getValue()},
+      {"warp_specialize", options.warpSpecialize.getValue()},
       // wgmma operands always use the 128B-swizzle layout.
       {"shared_layout", info.mmaVersion == 3 ? std::string("wgmma")
                                              : options.sharedLayout.getValue()},

@@ -163,6 +163,20 @@ public:
       llvm::cl::desc("Software-pipelining stages (0: from the loads' "
                      "latency hints)"),
       llvm::cl::init(0)};
+  Opt<std::string> sync{
+      *this, ReadBySource | ReadByLowering, "sync",
+      llvm::cl::desc("Pipeline stage synchronization: barrier, mbarrier "
+                     "(sm_90+) or auto (mbarrier on sm_90 and newer)"),
+      llvm::cl::init("auto")};
+  Opt<std::string> warpSpecialize{
+      *this, ReadBySource | ReadByLowering, "warp-specialize",
+      llvm::cl::desc("A producer warpgroup for the pipelined copies: auto "
+                     "(the kernel's hint, else when it qualifies), on, off"),
+      llvm::cl::init("auto")};
+  Opt<int> producerRegs{
+      *this, ReadBySource | ReadByLowering, "producer-regs",
+      llvm::cl::desc("Registers per producer thread (setmaxnreg, 24-256)"),
+      llvm::cl::init(40)};
   Opt<std::string> sharedLayout{
       *this, ReadBySource | ReadByLowering, "shared-layout",
       llvm::cl::desc("Shared tiles of mma operands: padded or swizzled"),

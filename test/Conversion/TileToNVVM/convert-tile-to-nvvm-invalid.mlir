@@ -249,3 +249,16 @@ func.func @reduce_layouts(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps
   tilegpu.store %s, %A[%c0, %c0] dims [0, 1] : tensor<32x1xf32, #rows2>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+// The thread range of a warp-specialized copy is [first, count].
+func.func @copy_threads(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %b = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<16x16xf16, #pad>
+  // expected-error @+2 {{'tilegpu.async_copy' op tilegpu.threads must be [first, count]}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.async_copy' that was explicitly marked illegal}}
+  tilegpu.async_copy %A[%c0, %c0] dims [0, 1] into %b {tilegpu.threads = array<i32: 0>} : !tile.view<?x?xf16>, !tilegpu.smem<16x16xf16, #pad>
+  return
+}
