@@ -38,6 +38,9 @@ func.func @fmha(
     attributes {
       tile.kernel = {num_warps = 4 : i32, occupancy = 1 : i32,
                      grid = ["cdiv(Q.2, TILE_M)", "Q.0 * Q.1", "1"],
+                     requires = ["Q.3 == HEAD_DIM", "K.3 == HEAD_DIM",
+                                 "Q.1 == K.1 * QUERY_GROUP_SIZE",
+                                 "EVEN_K == 0 || K.2 % TILE_N == 0"],
                      hints = {sm_90 = {num_warps = 8 : i32}}},
       tile.params = {TILE_M = 64 : i32, TILE_N = 64 : i32,
                      HEAD_DIM = 128 : i32, QUERY_GROUP_SIZE = 1 : i32,

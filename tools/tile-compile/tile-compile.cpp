@@ -9,6 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Bundle/Manifest.h"
+#include "tile/Bundle/Target.h"
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
@@ -35,11 +38,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -122,52 +123,6 @@ private:
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
 
-std::string dtypeName(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << type;
-  return s;
-}
-
-/// The bundle's `abi` array from the kernel's signature.
-llvm::json::Array describeABI(func::FuncOp kernel) {
-  llvm::json::Array abi;
-  for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
-    auto name = kernel.getArgAttrOfType<StringAttr>(
-        i, tile::TileDialect::getArgNameAttrName());
-    std::string argName = name ? name.str() : "arg" + std::to_string(i);
-    Type type = kernel.getArgumentTypes()[i];
-    if (auto view = dyn_cast<tile::ViewType>(type))
-      abi.push_back(
-          llvm::json::Object{{"name", argName},
-                             {"kind", "view"},
-                             {"rank", view.getRank()},
-                             {"dtype", dtypeName(view.getElementType())}});
-    else
-      abi.push_back(llvm::json::Object{
-          {"name", argName}, {"kind", "scalar"}, {"dtype", dtypeName(type)}});
-  }
-  return abi;
-}
-
-llvm::json::Object describeParams(func::FuncOp kernel) {
-  llvm::json::Object out;
-  auto dict = kernel->getAttrOfType<DictionaryAttr>(
-      tile::TileDialect::getParamsAttrName());
-  if (!dict)
-    return out;
-  for (NamedAttribute entry : dict) {
-    Attribute v = entry.getValue();
-    if (auto b = dyn_cast<BoolAttr>(v))
-      out[entry.getName().str()] = b.getValue();
-    else if (auto i = dyn_cast<IntegerAttr>(v))
-      out[entry.getName().str()] = i.getInt();
-    else if (auto t = dyn_cast<TypeAttr>(v))
-      out[entry.getName().str()] = dtypeName(t.getValue());
-  }
-  return out;
-}
-
 std::string findPtxas() {
   if (!ptxasPath.empty())
     return ptxasPath;
@@ -186,7 +141,7 @@ std::string findPtxas() {
 /// Runs ptxas -v; fills the manifest's `ptxas` section. Returns false (with
 /// the log printed) when ptxas rejects the PTX.
 bool assemble(StringRef ptxas, StringRef ptxFile, StringRef cubinFile,
-              llvm::json::Object &stats) {
+              StringRef entry, ::tilebundle::PtxasStats &stats) {
   SmallString<128> logFile;
   llvm::sys::fs::createTemporaryFile("ptxas", "log", logFile);
   std::string arch = "-arch=" + chip.getValue();
@@ -207,22 +162,18 @@ bool assemble(StringRef ptxas, StringRef ptxFile, StringRef cubinFile,
                  << text;
     return false;
   }
-  auto grab = [&](StringRef pattern) -> int64_t {
-    SmallVector<StringRef> m;
-    if (llvm::Regex(pattern).match(text, &m))
-      return std::stoll(m[1].str());
-    return 0;
-  };
-  stats["registers"] = grab("Used ([0-9]+) registers");
-  stats["spill_stores"] = grab("([0-9]+) bytes spill stores");
-  stats["spill_loads"] = grab("([0-9]+) bytes spill loads");
-  stats["stack_bytes"] = grab("([0-9]+) bytes stack frame");
-  stats["ptxas"] = ptxas.str();
-  stats["opt_level"] = ptxasOptLevel.getValue();
+  ::tilebundle::PtxasReport report;
+  ::tilebundle::parsePtxasLog(text, entry.str(), report);
+  stats.registers = std::max<int64_t>(report.registers, 0);
+  stats.spillStores = report.spillStores;
+  stats.spillLoads = report.spillLoads;
+  stats.stackBytes = report.stackBytes;
+  stats.ptxas = ptxas.str();
+  stats.optLevel = ptxasOptLevel.getValue();
   if (!quiet)
-    llvm::errs() << "[tile-compile] ptxas: " << stats["registers"]
-                 << " registers, " << stats["spill_stores"]
-                 << " bytes spill stores, " << stats["spill_loads"]
+    llvm::errs() << "[tile-compile] ptxas: " << stats.registers
+                 << " registers, " << stats.spillStores
+                 << " bytes spill stores, " << stats.spillLoads
                  << " bytes spill loads\n";
   return true;
 }
@@ -303,15 +254,10 @@ LogicalResult compile(MLIRContext &context) {
     llvm::outs() << tileIR;
     return success();
   }
-  llvm::json::Array abi = describeABI(kernel);
-  llvm::json::Object paramsJson = describeParams(kernel);
+  ::tilebundle::Manifest manifest;
+  if (failed(tile::describeKernelForBundle(kernel, manifest)))
+    return failure();
   std::string kernelName = kernel.getName().str();
-  auto hints = kernel->getAttrOfType<DictionaryAttr>(
-      tile::TileDialect::getKernelAttrName());
-  llvm::json::Array grid;
-  if (auto g = dyn_cast_or_null<ArrayAttr>(hints.get("grid")))
-    for (Attribute e : g)
-      grid.push_back(cast<StringAttr>(e).str());
   int64_t occupancyHint = tilegpu::getLaunchHint(kernel, "occupancy", chip, 1);
 
   tile::GPUPipelineOptions gpuOptions;
@@ -379,28 +325,20 @@ LogicalResult compile(MLIRContext &context) {
       failed(writeFile(path("kernel.mlir"), tileIR)))
     return failure();
 
-  llvm::json::Object manifest{
-      {"format", "tile-bundle-1"},
-      {"kernel", kernelName},
-      {"entry", kernelName},
-      {"ptx", "kernel.ptx"},
-      {"target", chip.getValue()},
-      {"compiler", "tile-compiler 0.1, LLVM " LLVM_VERSION_STRING},
-      {"source", inputFile.getValue()},
-      {"pipeline", tilePipeline.getValue()},
-      {"stages", stages.getValue()},
-      // wgmma operands always use the 128B-swizzle layout.
-      {"shared_layout",
-       mmaVersionUsed == 3 ? std::string("wgmma") : sharedLayout.getValue()},
-      {"mma_version", mmaVersionUsed},
-      {"num_warps", warps},
-      {"block", llvm::json::Array{warps * 32, 1, 1}},
-      {"occupancy", occupancyHint},
-      {"shared_bytes", sharedBytes},
-      {"grid", std::move(grid)},
-      {"params", std::move(paramsJson)},
-      {"abi", std::move(abi)},
-  };
+  manifest.ptx = "kernel.ptx";
+  manifest.target = chip.getValue();
+  manifest.compiler = "tile-compiler 0.1, LLVM " LLVM_VERSION_STRING;
+  manifest.source = inputFile.getValue();
+  manifest.pipeline = tilePipeline.getValue();
+  manifest.stages = stages.getValue();
+  // wgmma operands always use the 128B-swizzle layout.
+  manifest.sharedLayout =
+      mmaVersionUsed == 3 ? std::string("wgmma") : sharedLayout.getValue();
+  manifest.mmaVersion = mmaVersionUsed;
+  manifest.numWarps = warps;
+  manifest.block = {warps * 32, 1, 1};
+  manifest.occupancy = occupancyHint;
+  manifest.sharedBytes = sharedBytes;
   if (!noCubin) {
     std::string ptxas = findPtxas();
     if (ptxas.empty()) {
@@ -408,20 +346,18 @@ LogicalResult compile(MLIRContext &context) {
         llvm::errs() << "[tile-compile] no ptxas found: bundle without cubin "
                         "(the runner JIT-compiles the PTX)\n";
     } else {
-      llvm::json::Object stats;
-      if (!assemble(ptxas, path("kernel.ptx"), path("kernel.cubin"), stats))
+      ::tilebundle::PtxasStats stats;
+      if (!assemble(ptxas, path("kernel.ptx"), path("kernel.cubin"),
+                    manifest.entry, stats))
         return failure();
-      manifest["cubin"] = "kernel.cubin";
-      manifest["ptxas"] = std::move(stats);
+      manifest.cubin = "kernel.cubin";
+      manifest.ptxas = stats;
       progress.step("ptxas");
     }
   }
-  std::string json;
-  {
-    llvm::raw_string_ostream os(json);
-    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
-       << "\n";
-  }
+  std::string json, error;
+  if (!::tilebundle::writeManifest(manifest, json, error))
+    return kernel.emitError() << "invalid bundle manifest: " << error;
   if (failed(writeFile(path("manifest.json"), json)))
     return failure();
   if (!quiet)
