@@ -32,7 +32,7 @@ func.func @fmha(
     %K: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "K"},
     %V: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "V"},
     %Out: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "Out"},
-    %Lse: !tile.view<?x?x?xf32> {tile.name = "Lse"},
+    %Lse: !tile.view<?x?x?xf32> {tile.name = "Lse", tile.align = 4 : i64},
     %qk_scale: f32 {tile.name = "qk_scale"},
     %input_pos: i32 {tile.name = "input_pos"})
     attributes {

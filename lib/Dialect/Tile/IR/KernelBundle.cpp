@@ -4,6 +4,7 @@
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -15,6 +16,34 @@ static std::string typeName(Type type) {
   llvm::raw_string_ostream os(s);
   os << type;
   return s;
+}
+
+/// Whether `op` sits in the branch of an `scf.if` on a constant that never
+/// runs: a specialized kernel not yet canonicalized keeps, e.g., the store
+/// of a WITH_LSE = false variant under `scf.if %false` (matched by name,
+/// without a dependency on the SCF dialect).
+static bool isDeadBranch(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (parent->getName().getStringRef() != "scf.if" ||
+        parent->getNumOperands() < 1)
+      continue;
+    Attribute value;
+    if (!matchPattern(parent->getOperand(0), m_Constant(&value)))
+      continue;
+    auto flag = dyn_cast<IntegerAttr>(value);
+    if (!flag)
+      continue;
+    unsigned region = 0;
+    for (Region &r : parent->getRegions()) {
+      if (r.isAncestor(op->getParentRegion()))
+        break;
+      ++region;
+    }
+    if ((flag.getValue().getBoolValue() ? 1u : 0u) != (region == 0 ? 1u : 0u))
+      return true;
+  }
+  return false;
 }
 
 LogicalResult mlir::tile::describeKernelForBundle(func::FuncOp kernel,
@@ -34,8 +63,14 @@ LogicalResult mlir::tile::describeKernelForBundle(func::FuncOp kernel,
         : written       ? bundle::Access::Write
                         : bundle::Access::Read;
   };
-  kernel.walk([&](LoadOp op) { mark(op.getView(), false); });
-  kernel.walk([&](StoreOp op) { mark(op.getView(), true); });
+  kernel.walk([&](LoadOp op) {
+    if (!isDeadBranch(op))
+      mark(op.getView(), false);
+  });
+  kernel.walk([&](StoreOp op) {
+    if (!isDeadBranch(op))
+      mark(op.getView(), true);
+  });
 
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
     auto name = kernel.getArgAttrOfType<StringAttr>(
