@@ -132,7 +132,7 @@ bool checkRequires(const Manifest &m, const LaunchBinding &b,
       return false;
     }
     if (value == 0) {
-      error = "the bundle requires " + quoteExpr(expr) +
+      error = "the kernel requires " + quoteExpr(expr) +
               ", which does not hold for these arguments";
       return false;
     }

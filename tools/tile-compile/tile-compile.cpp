@@ -199,6 +199,13 @@ LogicalResult compile(MLIRContext &context) {
                  << emit << "'\n";
     return failure();
   }
+  // Issue 11: a negative occupancy was taken as "use the kernel's hint".
+  if (occupancy < 0 || occupancy > 32) {
+    llvm::errs() << "tile-compile: --occupancy must be in [0, 32] (0: the "
+                    "kernel's hint), got "
+                 << occupancy << "\n";
+    return failure();
+  }
   if (emit == "bundle" && outputDir.empty()) {
     llvm::errs() << "tile-compile: give the bundle directory with -o\n";
     return failure();

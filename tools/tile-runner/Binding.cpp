@@ -5,7 +5,9 @@
 #include "tile/Bundle/Npy.h"
 #include "tile/Support/Checked.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -323,7 +325,12 @@ int64_t hostAvailableMemory() {
     else if (key == "MemAvailable:")
       available = value * 1024;
   }
-  return available ? available : total;
+  int64_t result = available ? available : total;
+  // A cap for tests and shared machines.
+  if (const char *cap = std::getenv("TILE_RUNNER_HOST_MEMORY"))
+    if (std::optional<int64_t> v = checked::parseInt(cap, 0, INT64_MAX))
+      result = result ? std::min(result, *v) : *v;
+  return result;
 }
 
 } // namespace runner

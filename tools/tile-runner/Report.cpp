@@ -263,7 +263,8 @@ std::string renderTable(const RunResult &r) {
   const ProblemCheck &c = r.check;
   if (c.done) {
     std::string rows =
-        c.rowsChecked < c.rowsTotal
+        c.rowsTotal == 0 ? std::string()
+        : c.rowsChecked < c.rowsTotal
             ? format("; %lld of %lld rows (sampled; --check-rows all for "
                      "every row)",
                      static_cast<long long>(c.rowsChecked),

@@ -115,12 +115,12 @@ TEST(Launch, Requires) {
   LaunchPlan plan;
   std::string error;
   EXPECT_FALSE(planLaunch(gemm(), b, nullptr, plan, error));
-  EXPECT_EQ(error, "the bundle requires 'A.1 == B.0', which does not hold for "
+  EXPECT_EQ(error, "the kernel requires 'A.1 == B.0', which does not hold for "
                    "these arguments");
   b = binding(64, 32, 64);
   b.views["Bias"] = bind(0x4000, DType::F32, {31});
   EXPECT_FALSE(planLaunch(gemm(), b, nullptr, plan, error));
-  EXPECT_EQ(error, "the bundle requires 'HAS_BIAS == 0 || Bias.0 == C.1', "
+  EXPECT_EQ(error, "the kernel requires 'HAS_BIAS == 0 || Bias.0 == C.1', "
                    "which does not hold for these arguments");
 }
 
