@@ -232,10 +232,12 @@ std::string timeKernel(const Gpu &gpu, LoadedKernel &k,
                plan.params.pointers()));
     CU_TRY(cuEventRecord(stop, nullptr));
     CUresult s = api->cuEventSynchronize(stop);
-    if (s != CUDA_SUCCESS)
+    if (s != CUDA_SUCCESS) {
+      markContextLost();
       return "kernel fault: " +
              cudaFailure(s, "cuEventSynchronize(stop)", __FILE__, __LINE__) +
              " while timing " + what;
+    }
     float ms = 0;
     CU_TRY(cuEventElapsedTime(&ms, start, stop));
     samples.push_back(ms);
@@ -243,8 +245,10 @@ std::string timeKernel(const Gpu &gpu, LoadedKernel &k,
   };
   for (int i = 0; i < reps && error.empty(); ++i)
     error = sample();
-  CU_WARN(cuEventDestroy(start));
-  CU_WARN(cuEventDestroy(stop));
+  if (!contextLost()) {
+    CU_WARN(cuEventDestroy(start));
+    CU_WARN(cuEventDestroy(stop));
+  }
   if (!error.empty())
     return error;
   stats = computeTimingStats(samples);

@@ -26,15 +26,22 @@ std::string DeviceBuffer::allocate(const CudaApi *cudaApi, size_t size) {
   return std::string();
 }
 
+namespace {
+bool lost = false;
+} // namespace
+
+void markContextLost() { lost = true; }
+bool contextLost() { return lost; }
+
 void DeviceBuffer::reset() {
-  if (ptr)
+  if (ptr && !lost)
     CU_WARN(cuMemFree(ptr));
   ptr = 0;
   bytes = 0;
 }
 
 Gpu::~Gpu() {
-  if (retained)
+  if (retained && !lost)
     CU_WARN(cuDevicePrimaryCtxRelease(device));
 }
 
@@ -112,7 +119,7 @@ tilebundle::LaunchLimits Gpu::limits() const {
 }
 
 Module::~Module() {
-  if (module)
+  if (module && !lost)
     CU_WARN(cuModuleUnload(module));
 }
 
@@ -167,6 +174,7 @@ std::string synchronize(const CudaApi *api, const std::string &after) {
   CUresult status = api->cuCtxSynchronize();
   if (status == CUDA_SUCCESS)
     return std::string();
+  markContextLost();
   return "kernel fault: " +
          cudaFailure(status, "cuCtxSynchronize()", __FILE__, __LINE__) +
          " after " + after +

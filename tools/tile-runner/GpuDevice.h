@@ -99,6 +99,11 @@ std::string synchronize(const CudaApi *api, const std::string &after);
 /// (illegal address, trap, misaligned access...).
 bool isKernelFault(const std::string &message);
 
+/// After a kernel fault every call on the context fails: the process only
+/// reports the fault and exits, so the destructors skip their frees.
+void markContextLost();
+bool contextLost();
+
 std::string firstLine(const std::string &text);
 
 } // namespace runner
