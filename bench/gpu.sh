@@ -18,16 +18,20 @@
 #   attention our attention autotuned over $PERF_DIR and the peers (PyTorch
 #             SDPA, Triton), B=4 H=32 D=128, S=1k..16k; the optimization
 #             ladder of $LADDER_DIR (bench/run_gpu.sh: bench.md/json/png)
-#   kernels   gemm, softmax, layernorm: each folder of $KERNELS_DIR
-#             (PROBLEM-*/ of bundle variants) autotuned, checked and timed
-#             next to torch (bench/kernels_gpu.py: kernels.md)
+#   kernels   gemm, softmax, layernorm bundles of $KERNELS_DIR: the
+#             correctness sweep on ragged shapes with tile-runner's
+#             problems (bench/check_kernels.py: kernels-check.txt), then
+#             ours next to torch and Triton in one process with one timer
+#             (bench/bench_kernels.py through python/tile_launcher:
+#             kernels.md)
 #   variants  every bundle of $VARIANTS_DIR timed at S=4k and 16k (a quick
 #             A/B of compiler variants)
 # Environment: OUT (./bench-out), BUILD_DIR (build-runner), CHECKS
 # (quick|full), plus the settings of bench/run_gpu.sh (SEQS, CAUSAL, B, H,
 # D, DTYPE, REPS, ...). At most 8 files come back from $OUT: the steps
-# write gpu.log, smoke.log, checks.txt, sanitize.txt, kernels.md and
-# run_gpu.sh's bench.md, bench.json, bench.png (its logs in logs.tar.gz).
+# write gpu.log, smoke.log, checks.txt, sanitize.txt, kernels-check.txt,
+# kernels.md and run_gpu.sh's bench.md, bench.json, bench.png, logs.tar.gz
+# (more than 8 when every step runs: run the steps in two calls then).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$root/bench-out}
@@ -99,10 +103,12 @@ attention() {
 }
 
 kernels() {
-  python3 "$root/bench/kernels_gpu.py" --runner "$runner" --kernels "$KERNELS_DIR" \
-    --out "$OUT/kernels.jsonl" ${QUICK:+--quick} > "$OUT/kernels.md"
-  local rc=$?
-  cat "$OUT/kernels.md"
+  local rc=0
+  python3 "$root/bench/check_kernels.py" --runner "$runner" --bundles "$KERNELS_DIR" \
+    ${QUICK:+--quick} > "$OUT/kernels-check.txt" 2>&1 || rc=1
+  cat "$OUT/kernels-check.txt"
+  python3 "$root/bench/bench_kernels.py" --bundles "$KERNELS_DIR" \
+    --problems gemm,softmax,layernorm --md "$OUT/kernels.md" ${QUICK:+--quick} || rc=1
   return $rc
 }
 
