@@ -372,13 +372,16 @@ __device__ double gelu(double x) {
 
 } // namespace
 
+// clang-format 14 and 22 disagree on this signature.
+// clang-format off
 /// C[rows[r], j] = act(scale * sum_k A[i, k] B[k, j] + Bias[j]) in float64,
 /// one thread per element; grid (cdiv(N, blockDim.x), numRows).
-extern "C" __global__ void
-tile_ref_gemm(const void *a, const void *b, const void *bias, int inDtype,
-              int outDtype, int n, int k, int transB, int hasBias,
-              int activation, float scale, const long long *rows,
-              double *ref, double *tol) {
+extern "C" __global__ void tile_ref_gemm(const void *a, const void *b,
+                                         const void *bias, int inDtype,
+                                         int outDtype, int n, int k, int transB,
+                                         int hasBias, int activation,
+                                         float scale, const long long *rows,
+                                         double *ref, double *tol) {
   const long long r = blockIdx.y;
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n)
@@ -395,19 +398,20 @@ tile_ref_gemm(const void *a, const void *b, const void *bias, int inDtype,
   }
   double x = static_cast<double>(scale) * acc +
              (hasBias ? loadAny(bias, outDtype, j) : 0.0);
-  double out = activation == 1 ? (x > 0 ? x : 0.0)
+  double out = activation == 1   ? (x > 0 ? x : 0.0)
                : activation == 2 ? gelu(x)
                                  : x;
   ref[r * n + j] = out;
-  tol[r * n + j] =
-      tile::runner::gemmTolerance(out, absTerms, scale, k, outDtype, activation);
+  tol[r * n + j] = tile::runner::gemmTolerance(out, absTerms, scale, k,
+                                               outDtype, activation);
 }
+
+// clang-format on
 
 /// Softmax of rows[blockIdx.x] of X [M, N] in float64.
 extern "C" __global__ void tile_ref_softmax(const void *x, int dtype, int n,
-                                            int outDtype,
-                                            const long long *rows, double *ref,
-                                            double *tol) {
+                                            int outDtype, const long long *rows,
+                                            double *ref, double *tol) {
   __shared__ double reduce[32];
   const long long row = rows[blockIdx.x];
   double mx = -INFINITY;
@@ -479,8 +483,8 @@ tile_ref_compare(const void *out, int dtype, int checkPoison,
   __shared__ CompareStats shared[tile::runner::kRefBlockThreads];
   CompareStats s = {0, 0, 0, 0, 0, -1, 0, 0, 0, 0};
   const long long total = numRows * rowLength;
-  for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) +
-                     threadIdx.x;
+  for (long long e =
+           blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
        e < total; e += static_cast<long long>(gridDim.x) * blockDim.x) {
     long long r = e / rowLength, c = e % rowLength;
     long long index = (rows ? rows[r] : r) * rowLength + c;
