@@ -475,25 +475,19 @@ static int run(MLIRContext &ctx) {
   std::vector<KernelArg> args;
   for (auto [index, specText] : llvm::enumerate(argSpecs)) {
     StringRef spec(specText);
-    if (spec.starts_with("@")) {
-      auto host = std::make_unique<HostView>();
-      if (failed(readNpyArg(spec.drop_front(), kernel.getArgumentTypes()[index],
-                            *host)))
-        return 1;
-      auto name = kernel.getArgAttrOfType<StringAttr>(
-          index, TileDialect::getArgNameAttrName());
-      host->name = name ? name.str() : "arg" + std::to_string(index);
-      args.push_back(KernelArg::getView(host->view));
-      views.push_back(std::move(host));
-      continue;
-    }
     auto [lhs, init] = spec.split('=');
     lhs = lhs.trim();
-    if (lhs.ends_with("]")) {
-      auto [typeText, dims] = lhs.drop_back().split('[');
+    if (spec.starts_with("@") || lhs.ends_with("]")) {
       auto host = std::make_unique<HostView>();
-      if (failed(parseViewArg(spec, typeText, dims, init.trim(), ctx, *host)))
-        return 1;
+      if (spec.starts_with("@")) {
+        if (failed(readNpyArg(spec.drop_front(),
+                              kernel.getArgumentTypes()[index], *host)))
+          return 1;
+      } else {
+        auto [typeText, dims] = lhs.drop_back().split('[');
+        if (failed(parseViewArg(spec, typeText, dims, init.trim(), ctx, *host)))
+          return 1;
+      }
       auto name = kernel.getArgAttrOfType<StringAttr>(
           index, TileDialect::getArgNameAttrName());
       host->name = name ? name.str() : "arg" + std::to_string(index);

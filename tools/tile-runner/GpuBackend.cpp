@@ -92,14 +92,8 @@ std::string loadKernel(const Gpu &gpu, const PreparedRun &run, LoadedKernel &k,
       k.ptxas.source = "JIT log";
     }
   }
-  if (!k.ptxas.present && m.ptxas) {
-    k.ptxas.present = true;
-    k.ptxas.report.registers = m.ptxas->registers;
-    k.ptxas.report.spillStores = m.ptxas->spillStores;
-    k.ptxas.report.spillLoads = m.ptxas->spillLoads;
-    k.ptxas.report.stackBytes = m.ptxas->stackBytes;
-    k.ptxas.source = "manifest";
-  }
+  if (!k.ptxas.present)
+    k.ptxas = PtxasFigures::fromManifest(m);
   CU_TRY(cuModuleGetFunction(&k.function, k.module.module, m.entry.c_str()));
   CU_TRY(
       cuFuncGetAttribute(&k.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, k.function));

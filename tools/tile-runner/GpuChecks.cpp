@@ -127,17 +127,8 @@ std::string checkWrittenOnGpu(Reference &ref, const RunSpec &spec,
       unwritten = 0;
     result.outputElements += t.elements();
     result.badElements += static_cast<int64_t>(unwritten + nonFinite);
-    if (unwritten)
-      result.failures.push_back(format(
-          "%llu of %lld %s elements were never written (they still hold the "
-          "poison)",
-          static_cast<unsigned long long>(unwritten),
-          static_cast<long long>(t.elements()), t.name.c_str()));
-    if (nonFinite)
-      result.failures.push_back(
-          format("%llu of %lld %s elements are NaN/Inf",
-                 static_cast<unsigned long long>(nonFinite),
-                 static_cast<long long>(t.elements()), t.name.c_str()));
+    writtenFailures(t.name, t.elements(), static_cast<int64_t>(unwritten),
+                    static_cast<int64_t>(nonFinite), result.failures);
   }
   return std::string();
 }

@@ -99,26 +99,24 @@ void accumulate(OutputCheck &c, int64_t index, double out, double ref,
   }
 }
 
+void writtenFailures(const std::string &name, int64_t elements,
+                     int64_t unwritten, int64_t nonFinite,
+                     std::vector<std::string> &failures) {
+  std::string of = " of " + std::to_string(elements) + " " + name;
+  if (unwritten)
+    failures.push_back(std::to_string(unwritten) + of +
+                       " elements were never written (they still hold the "
+                       "poison)");
+  if (nonFinite)
+    failures.push_back(std::to_string(nonFinite) + of +
+                       " elements are NaN/Inf");
+}
+
 void ProblemCheck::finish(uint64_t seed) {
   done = true;
   char buffer[512];
   for (const OutputCheck &c : outputs) {
-    if (c.unwritten) {
-      std::snprintf(buffer, sizeof(buffer),
-                    "%lld of %lld %s elements were never written (they still "
-                    "hold the poison)",
-                    static_cast<long long>(c.unwritten),
-                    static_cast<long long>(c.elements), c.name.c_str());
-      failures.push_back(buffer);
-    }
-    if (c.nonFinite) {
-      std::snprintf(buffer, sizeof(buffer),
-                    "%lld of %lld %s elements are "
-                    "NaN/Inf",
-                    static_cast<long long>(c.nonFinite),
-                    static_cast<long long>(c.elements), c.name.c_str());
-      failures.push_back(buffer);
-    }
+    writtenFailures(c.name, c.elements, c.unwritten, c.nonFinite, failures);
     if (c.violations) {
       std::snprintf(buffer, sizeof(buffer),
                     "%lld of %lld %s elements exceed the tolerance; worst "

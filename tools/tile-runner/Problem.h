@@ -52,6 +52,12 @@ struct OutputCheck {
   }
 };
 
+/// The failures of `elements` elements of view `name` of which `unwritten`
+/// still hold the poison and `nonFinite` are NaN/Inf.
+void writtenFailures(const std::string &name, int64_t elements,
+                     int64_t unwritten, int64_t nonFinite,
+                     std::vector<std::string> &failures);
+
 /// Adds one element to `c`.
 void accumulate(OutputCheck &c, int64_t index, double out, double ref,
                 double tol, bool poison);

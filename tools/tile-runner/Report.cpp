@@ -101,6 +101,19 @@ double attentionFlops(const AttentionConfig &cfg, std::string *formula) {
   return perPair * pairs;
 }
 
+PtxasFigures PtxasFigures::fromManifest(const tilebundle::Manifest &m) {
+  PtxasFigures f;
+  if (!m.ptxas)
+    return f;
+  f.present = true;
+  f.report.registers = m.ptxas->registers;
+  f.report.spillStores = m.ptxas->spillStores;
+  f.report.spillLoads = m.ptxas->spillLoads;
+  f.report.stackBytes = m.ptxas->stackBytes;
+  f.source = "manifest";
+  return f;
+}
+
 double RunResult::tflops() const {
   if (!timed || timing.median <= 0)
     return 0;

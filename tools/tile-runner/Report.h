@@ -57,6 +57,8 @@ struct PtxasFigures {
   bool present = false;
   tilebundle::PtxasReport report;
   std::string source; ///< "manifest", "JIT log"
+  /// The manifest's `ptxas` section (not present when it has none).
+  static PtxasFigures fromManifest(const tilebundle::Manifest &m);
 };
 
 struct RunResult {

@@ -71,14 +71,7 @@ void describeKernel(const Manifest &m, const std::string &name,
   r.block = plan.block;
   r.dynamicShared = plan.sharedBytes;
   r.expectedOccupancy = static_cast<int>(m.occupancy);
-  if (m.ptxas) {
-    r.ptxas.present = true;
-    r.ptxas.report.registers = m.ptxas->registers;
-    r.ptxas.report.spillStores = m.ptxas->spillStores;
-    r.ptxas.report.spillLoads = m.ptxas->spillLoads;
-    r.ptxas.report.stackBytes = m.ptxas->stackBytes;
-    r.ptxas.source = "manifest";
-  }
+  r.ptxas = PtxasFigures::fromManifest(m);
 }
 
 void countWritten(const RunSpec &spec,
@@ -100,17 +93,7 @@ void countWritten(const RunSpec &spec,
     }
     r.outputElements += h.numElements();
     r.badElements += unwritten + nonFinite;
-    if (unwritten)
-      r.failures.push_back(format(
-          "%lld of %lld %s elements were never written (they still hold the "
-          "poison)",
-          static_cast<long long>(unwritten),
-          static_cast<long long>(h.numElements()), t.name.c_str()));
-    if (nonFinite)
-      r.failures.push_back(format("%lld of %lld %s elements are NaN/Inf",
-                                  static_cast<long long>(nonFinite),
-                                  static_cast<long long>(h.numElements()),
-                                  t.name.c_str()));
+    writtenFailures(t.name, h.numElements(), unwritten, nonFinite, r.failures);
   }
 }
 

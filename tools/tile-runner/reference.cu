@@ -300,39 +300,41 @@ __device__ __forceinline__ unsigned long long splitMix64(unsigned long long x) {
 }
 } // namespace
 
-/// Seeded normal(0, stddev) values in the input dtype, element i a function
-/// of (seed, i) alone (Box-Muller over a counter-based hash).
+namespace {
+/// Normal(0, stddev) value number i of `seed`, a function of (seed, i) alone
+/// (Box-Muller over a counter-based hash).
+__device__ __forceinline__ float normalAt(unsigned long long seed, long long i,
+                                          float stddev) {
+  unsigned long long bits =
+      splitMix64(seed ^ splitMix64(static_cast<unsigned long long>(i)));
+  float u1 = (static_cast<float>(bits >> 40) + 0.5f) * (1.0f / 16777216.0f);
+  float u2 =
+      static_cast<float>((bits >> 16) & 0xffffffull) * (1.0f / 16777216.0f);
+  return sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2) * stddev;
+}
+} // namespace
+
+/// Seeded normal(0, stddev) values in the input dtype (normalAt).
 extern "C" __global__ void tile_ref_fill_normal(unsigned short *p, long long n,
                                                 unsigned long long seed,
                                                 float stddev, int isBf16) {
   for (long long i =
            blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
        i < n; i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    unsigned long long bits =
-        splitMix64(seed ^ splitMix64(static_cast<unsigned long long>(i)));
-    float u1 = (static_cast<float>(bits >> 40) + 0.5f) * (1.0f / 16777216.0f);
-    float u2 =
-        static_cast<float>((bits >> 16) & 0xffffffull) * (1.0f / 16777216.0f);
-    float z = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2) * stddev;
+    float z = normalAt(seed, i, stddev);
     p[i] = isBf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(z))
                   : __half_as_ushort(__float2half_rn(z));
   }
 }
 
-/// Seeded normal(0, stddev) f32 values (as tile_ref_fill_normal).
+/// Seeded normal(0, stddev) f32 values (normalAt).
 extern "C" __global__ void tile_ref_fill_normal32(float *p, long long n,
                                                   unsigned long long seed,
                                                   float stddev) {
   for (long long i =
            blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-       i < n; i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    unsigned long long bits =
-        splitMix64(seed ^ splitMix64(static_cast<unsigned long long>(i)));
-    float u1 = (static_cast<float>(bits >> 40) + 0.5f) * (1.0f / 16777216.0f);
-    float u2 =
-        static_cast<float>((bits >> 16) & 0xffffffull) * (1.0f / 16777216.0f);
-    p[i] = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2) * stddev;
-  }
+       i < n; i += static_cast<long long>(gridDim.x) * blockDim.x)
+    p[i] = normalAt(seed, i, stddev);
 }
 
 //===----------------------------------------------------------------------===//
