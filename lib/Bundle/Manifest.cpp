@@ -38,6 +38,26 @@ bool parseAccess(const std::string &text, Access &access) {
   return false;
 }
 
+AbiEntry AbiEntry::makeView(std::string name, DType dtype, int rank, int align,
+                            Access access) {
+  AbiEntry e;
+  e.name = std::move(name);
+  e.kind = Kind::View;
+  e.dtype = dtype;
+  e.rank = rank;
+  e.align = align;
+  e.access = access;
+  return e;
+}
+
+AbiEntry AbiEntry::makeScalar(std::string name, DType dtype) {
+  AbiEntry e;
+  e.name = std::move(name);
+  e.kind = Kind::Scalar;
+  e.dtype = dtype;
+  return e;
+}
+
 const char *kindName(AbiEntry::Kind kind) {
   switch (kind) {
   case AbiEntry::Kind::View:

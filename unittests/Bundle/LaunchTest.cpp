@@ -11,17 +11,6 @@ using namespace tilebundle;
 
 namespace {
 
-AbiEntry view(const char *name, DType dt, int rank, int align, Access a) {
-  AbiEntry e;
-  e.name = name;
-  e.kind = AbiEntry::Kind::View;
-  e.dtype = dt;
-  e.rank = rank;
-  e.align = align;
-  e.access = a;
-  return e;
-}
-
 Manifest gemm() {
   Manifest m;
   m.kernel = m.entry = "gemm";
@@ -35,15 +24,11 @@ Manifest gemm() {
   m.params = {{"BLOCK_M", ParamValue::ofInt(64)},
               {"BLOCK_N", ParamValue::ofInt(32)},
               {"HAS_BIAS", ParamValue::ofBool(true)}};
-  m.abi = {view("A", DType::F16, 2, 16, Access::Read),
-           view("B", DType::F16, 2, 16, Access::Read),
-           view("C", DType::F32, 2, 16, Access::Write),
-           view("Bias", DType::F32, 1, 4, Access::Read)};
-  AbiEntry s;
-  s.name = "scale";
-  s.kind = AbiEntry::Kind::Scalar;
-  s.dtype = DType::F32;
-  m.abi.push_back(s);
+  m.abi = {AbiEntry::makeView("A", DType::F16, 2, 16, Access::Read),
+           AbiEntry::makeView("B", DType::F16, 2, 16, Access::Read),
+           AbiEntry::makeView("C", DType::F32, 2, 16, Access::Write),
+           AbiEntry::makeView("Bias", DType::F32, 1, 4, Access::Read)};
+  m.abi.push_back(AbiEntry::makeScalar("scale", DType::F32));
   return m;
 }
 

@@ -30,23 +30,12 @@ Manifest sample() {
               {"EVEN_K", ParamValue::ofBool(false)},
               {"DTYPE", ParamValue::ofString("f16")}};
   auto view = [](const char *name, DType dt, int rank, Access a) {
-    AbiEntry e;
-    e.name = name;
-    e.kind = AbiEntry::Kind::View;
-    e.dtype = dt;
-    e.rank = rank;
-    e.align = 16;
-    e.access = a;
-    return e;
+    return AbiEntry::makeView(name, dt, rank, 16, a);
   };
   m.abi = {view("Q", DType::F16, 4, Access::Read),
            view("Out", DType::F16, 4, Access::Write),
            view("Lse", DType::F32, 3, Access::None)};
-  AbiEntry scale;
-  scale.name = "qk_scale";
-  scale.kind = AbiEntry::Kind::Scalar;
-  scale.dtype = DType::F32;
-  m.abi.push_back(scale);
+  m.abi.push_back(AbiEntry::makeScalar("qk_scale", DType::F32));
   AbiEntry map;
   map.name = "Q@tma0";
   map.kind = AbiEntry::Kind::TensorMap;

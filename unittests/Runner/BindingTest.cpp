@@ -18,20 +18,9 @@ namespace {
 Manifest softmax() {
   Manifest m;
   m.kernel = "softmax";
-  for (const char *name : {"X", "Y"}) {
-    AbiEntry e;
-    e.name = name;
-    e.kind = AbiEntry::Kind::View;
-    e.dtype = DType::F16;
-    e.rank = 2;
-    e.access = name[0] == 'X' ? Access::Read : Access::Write;
-    m.abi.push_back(e);
-  }
-  AbiEntry eps;
-  eps.name = "eps";
-  eps.kind = AbiEntry::Kind::Scalar;
-  eps.dtype = DType::F32;
-  m.abi.push_back(eps);
+  m.abi = {AbiEntry::makeView("X", DType::F16, 2, 16, Access::Read),
+           AbiEntry::makeView("Y", DType::F16, 2, 16, Access::Write)};
+  m.abi.push_back(AbiEntry::makeScalar("eps", DType::F32));
   return m;
 }
 

@@ -15,13 +15,7 @@ using tilebundle::ParamValue;
 namespace {
 
 AbiEntry view(const char *name, DType dt, int rank, Access a) {
-  AbiEntry e;
-  e.name = name;
-  e.kind = AbiEntry::Kind::View;
-  e.dtype = dt;
-  e.rank = rank;
-  e.access = a;
-  return e;
+  return AbiEntry::makeView(name, dt, rank, 16, a);
 }
 
 Manifest gemmManifest(bool transB) {
@@ -31,10 +25,7 @@ Manifest gemmManifest(bool transB) {
            view("B", DType::F16, 2, Access::Read),
            view("C", DType::F32, 2, Access::Write),
            view("Bias", DType::F32, 1, Access::None)};
-  AbiEntry s;
-  s.name = "scale";
-  s.kind = AbiEntry::Kind::Scalar;
-  m.abi.push_back(s);
+  m.abi.push_back(AbiEntry::makeScalar("scale", DType::F32));
   m.params = {{"TRANS_B", ParamValue::ofBool(transB)},
               {"HAS_BIAS", ParamValue::ofBool(false)}};
   return m;

@@ -51,6 +51,10 @@ struct AbiEntry {
   std::vector<int64_t> dims; ///< view dimensions, innermost first
   std::vector<int64_t> box;  ///< box size per map dimension
   int swizzle = 0;           ///< bytes: 0, 32, 64, 128
+
+  static AbiEntry makeView(std::string name, DType dtype, int rank, int align,
+                           Access access);
+  static AbiEntry makeScalar(std::string name, DType dtype);
 };
 const char *kindName(AbiEntry::Kind kind);
 
