@@ -620,53 +620,64 @@ bool parseManifest(const std::string &text, const std::string &where,
     return fail();
 
   const Json *block = r.find("block");
-  if (!block)
-    return r.missing("block"), fail();
-  if (!block->is_array() || block->size() != 3)
-    return r.fail("block",
-                  "expected an array of 3 integers, got " + describe(*block)),
-           fail();
+  if (!block) {
+    r.missing("block");
+    return fail();
+  }
+  if (!block->is_array() || block->size() != 3) {
+    r.fail("block", "expected an array of 3 integers, got " + describe(*block));
+    return fail();
+  }
   for (int i = 0; i < 3; ++i)
     if (!r.integer((*block)[i], "block[" + std::to_string(i) + "]", 1, 1024,
                    m.block[i]))
       return fail();
 
   const Json *grid = r.find("grid");
-  if (!grid)
-    return r.missing("grid"), fail();
-  if (!grid->is_array() || grid->size() != 3)
-    return r.fail("grid", "expected an array of 3 expression strings, got " +
-                              describe(*grid)),
-           fail();
+  if (!grid) {
+    r.missing("grid");
+    return fail();
+  }
+  if (!grid->is_array() || grid->size() != 3) {
+    r.fail("grid",
+           "expected an array of 3 expression strings, got " + describe(*grid));
+    return fail();
+  }
   for (int i = 0; i < 3; ++i) {
-    if (!(*grid)[i].is_string())
-      return r.fail("grid[" + std::to_string(i) + "]",
-                    "expected a string, got " + describe((*grid)[i])),
-             fail();
+    if (!(*grid)[i].is_string()) {
+      r.fail("grid[" + std::to_string(i) + "]",
+             "expected a string, got " + describe((*grid)[i]));
+      return fail();
+    }
     m.grid[i] = (*grid)[i].get<std::string>();
   }
 
   if (const Json *req = r.find("requires")) {
-    if (!req->is_array())
-      return r.fail("requires", "expected an array of expression strings, "
-                                "got " +
-                                    describe(*req)),
-             fail();
+    if (!req->is_array()) {
+      r.fail("requires", "expected an array of expression strings, "
+                         "got " +
+                             describe(*req));
+      return fail();
+    }
     for (size_t i = 0; i < req->size(); ++i) {
-      if (!(*req)[i].is_string())
-        return r.fail("requires[" + std::to_string(i) + "]",
-                      "expected a string, got " + describe((*req)[i])),
-               fail();
+      if (!(*req)[i].is_string()) {
+        r.fail("requires[" + std::to_string(i) + "]",
+               "expected a string, got " + describe((*req)[i]));
+        return fail();
+      }
       m.preconditions.push_back((*req)[i].get<std::string>());
     }
   }
 
   const Json *params = r.find("params");
-  if (!params)
-    return r.missing("params"), fail();
-  if (!params->is_object())
-    return r.fail("params", "expected an object, got " + describe(*params)),
-           fail();
+  if (!params) {
+    r.missing("params");
+    return fail();
+  }
+  if (!params->is_object()) {
+    r.fail("params", "expected an object, got " + describe(*params));
+    return fail();
+  }
   for (auto it = params->begin(); it != params->end(); ++it) {
     const Json &v = it.value();
     ParamValue p;
@@ -677,20 +688,22 @@ bool parseManifest(const std::string &text, const std::string &where,
     } else if (int64_t i; Reader::integerIn(v, INT64_MIN, INT64_MAX, i)) {
       p = ParamValue::ofInt(i);
     } else {
-      return r.fail("params." + it.key(),
-                    "expected an integer, a boolean or a string, got " +
-                        describe(v)),
-             fail();
+      r.fail("params." + it.key(),
+             "expected an integer, a boolean or a string, got " + describe(v));
+      return fail();
     }
     m.params.emplace_back(it.key(), p);
   }
 
   const Json *abi = r.find("abi");
-  if (!abi)
-    return r.missing("abi"), fail();
-  if (!abi->is_array() || abi->empty())
-    return r.fail("abi", "expected a non-empty array, got " + describe(*abi)),
-           fail();
+  if (!abi) {
+    r.missing("abi");
+    return fail();
+  }
+  if (!abi->is_array() || abi->empty()) {
+    r.fail("abi", "expected a non-empty array, got " + describe(*abi));
+    return fail();
+  }
   for (size_t i = 0; i < abi->size(); ++i) {
     AbiEntry e;
     if (!readAbiEntry((*abi)[i], "abi[" + std::to_string(i) + "]", e, why))
@@ -699,9 +712,10 @@ bool parseManifest(const std::string &text, const std::string &where,
   }
 
   if (const Json *ptxas = r.find("ptxas")) {
-    if (!ptxas->is_object())
-      return r.fail("ptxas", "expected an object, got " + describe(*ptxas)),
-             fail();
+    if (!ptxas->is_object()) {
+      r.fail("ptxas", "expected an object, got " + describe(*ptxas));
+      return fail();
+    }
     Reader pr(*ptxas, "ptxas", why);
     PtxasStats s;
     if (!pr.integer("registers", s.registers, true, 0, 255) ||
