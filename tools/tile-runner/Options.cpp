@@ -108,7 +108,13 @@ Output:
                            launch (grid, parameters) without a GPU
   --verbose  --help
 
-Exit status: 0 when every check passed, 1 when a check failed, 2 on errors.
+Memory: the run's memory is estimated before anything is allocated and
+refused when the device's free memory or the host's (MemAvailable; capped by
+the environment variable TILE_RUNNER_HOST_MEMORY, bytes) cannot hold it.
+
+Exit status: 0 when every check passed, 1 when a check failed, 2 on errors
+(a kernel fault included; in --autotune, a faulting variant is reported and
+the others still run).
 )";
 }
 
