@@ -156,11 +156,12 @@ std::string Manifest::paramsSummary() const {
 
 const std::vector<std::string> &manifestFields() {
   static const std::vector<std::string> fields = {
-      "format",       "kernel",        "entry",     "ptx",      "cubin",
-      "target",       "compiler",      "source",    "pipeline", "stages",
-      "mma_version",  "shared_layout", "num_warps", "block",    "occupancy",
-      "shared_bytes", "grid",          "requires",  "params",   "abi",
-      "ptxas"};
+      "format",      "kernel",        "entry",     "ptx",
+      "cubin",       "target",        "compiler",  "source",
+      "pipeline",    "stages",        "sync",      "warp_specialize",
+      "mma_version", "shared_layout", "num_warps", "block",
+      "occupancy",   "shared_bytes",  "grid",      "requires",
+      "params",      "abi",           "ptxas"};
   return fields;
 }
 
@@ -612,6 +613,8 @@ bool parseManifest(const std::string &text, const std::string &where,
       !r.string("source", m.source, false) ||
       !r.string("pipeline", m.pipeline, false) ||
       !r.optionalInteger("stages", m.stages, 0, 64) ||
+      !r.string("sync", m.sync, false) ||
+      !r.string("warp_specialize", m.warpSpecialize, false) ||
       !r.optionalInteger("mma_version", m.mmaVersion, 0, 3) ||
       !r.string("shared_layout", m.sharedLayout, false) ||
       !r.integer("num_warps", m.numWarps, true, 1, 32) ||
@@ -754,6 +757,10 @@ bool writeManifest(const Manifest &m, std::string &text, std::string &error) {
     add("pipeline", m.pipeline);
   if (m.stages)
     add("stages", *m.stages);
+  if (!m.sync.empty())
+    add("sync", m.sync);
+  if (!m.warpSpecialize.empty())
+    add("warp_specialize", m.warpSpecialize);
   if (m.mmaVersion)
     add("mma_version", *m.mmaVersion);
   if (!m.sharedLayout.empty())

@@ -71,6 +71,20 @@ static cl::opt<int> stages("stages",
                            cl::desc("Pipeline stages (0: from latency hints)"),
                            cl::init(0), cl::cat(category));
 static cl::opt<std::string>
+    syncMode("sync",
+             cl::desc("Pipeline stage synchronization: barrier | mbarrier "
+                      "(sm_90+) | auto (mbarrier on sm_90 and newer)"),
+             cl::init("auto"), cl::cat(category));
+static cl::opt<std::string> warpSpecialize(
+    "warp-specialize",
+    cl::desc("A producer warpgroup for the pipelined copies: off | on | auto "
+             "(the kernel's hint, else when the kernel qualifies)"),
+    cl::init("auto"), cl::cat(category));
+static cl::opt<int>
+    producerRegs("producer-regs",
+                 cl::desc("Registers per producer thread (setmaxnreg, 24-256)"),
+                 cl::init(40), cl::cat(category));
+static cl::opt<std::string>
     sharedLayout("shared-layout",
                  cl::desc("Shared tiles of mma operands: padded | swizzled"),
                  cl::init("padded"), cl::cat(category));
@@ -271,6 +285,9 @@ LogicalResult compile(MLIRContext &context) {
   gpuOptions.chip = chip;
   gpuOptions.numWarps = numWarps;
   gpuOptions.stages = stages;
+  gpuOptions.sync = syncMode;
+  gpuOptions.warpSpecialize = warpSpecialize;
+  gpuOptions.producerRegs = producerRegs;
   gpuOptions.sharedLayout = sharedLayout;
   gpuOptions.mmaVersion = mmaVersion;
   PassManager gpuPM(&context, ModuleOp::getOperationName());
@@ -338,6 +355,8 @@ LogicalResult compile(MLIRContext &context) {
   manifest.source = inputFile.getValue();
   manifest.pipeline = tilePipeline.getValue();
   manifest.stages = stages.getValue();
+  manifest.sync = syncMode.getValue();
+  manifest.warpSpecialize = warpSpecialize.getValue();
   // wgmma operands always use the 128B-swizzle layout.
   manifest.sharedLayout =
       mmaVersionUsed == 3 ? std::string("wgmma") : sharedLayout.getValue();

@@ -96,6 +96,8 @@ struct Manifest {
   std::string source;            ///< informational (the cpu backend runs it)
   std::string pipeline;          ///< informational
   std::optional<int64_t> stages; ///< informational
+  std::string sync;              ///< informational: barrier, mbarrier, auto
+  std::string warpSpecialize;    ///< informational: off, on, auto
   std::optional<int64_t> mmaVersion; ///< informational
   std::string sharedLayout;          ///< informational
   int64_t numWarps = 0;
