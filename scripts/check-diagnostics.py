@@ -22,7 +22,8 @@ usage: scripts/check-diagnostics.py [--list] [--warn-only PREFIX]...
   --list          print every diagnostic with the test line that covers it
   --warn-only P   report untested diagnostics under path prefix P without
                   failing (their owner is elsewhere)
-  --tests S       search the test files of git pathspec S (default test/*)
+  --tests S       search the test files of git pathspec S (repeatable;
+                  default test/* and unittests/*)
 """
 
 import argparse
@@ -201,8 +202,10 @@ def main():
         description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--warn-only", action="append", default=[])
-    parser.add_argument("--tests", default="test/*",
-                        help="the test files to search (a git pathspec)")
+    parser.add_argument("--tests", action="append",
+                        help="the test files to search (a git pathspec; "
+                        "default test/* and unittests/*, the googletest "
+                        "suites)")
     args = parser.parse_args()
 
     sources = [f for f in git_files("lib/*.cpp", "lib/*.h", "tools/*.cpp",
@@ -214,7 +217,7 @@ def main():
         diagnostics += collect(path, text, path.startswith("tools/tile-runner/"))
 
     test_lines = []
-    for path in git_files(args.tests):
+    for path in git_files(*(args.tests or ["test/*", "unittests/*"])):
         if path.startswith("test/lib/") or "/Inputs/bundles/" in path:
             continue
         try:

@@ -11,6 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Bundle/Manifest.h"
+#include "tile/Bundle/Target.h"
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
@@ -36,11 +39,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -90,22 +91,13 @@ namespace {
 // (docs/bundle.md). Everything that writes the bundle is in this section.
 //===----------------------------------------------------------------------===//
 
-std::string dtypeName(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << type;
-  return s;
-}
-
 /// What the bundle records, taken from the IR at the end of the stages.
 struct BundleInfo {
-  // At the end of the tile stage.
-  std::string kernelName;
+  // At the end of the tile stage: name, params, grid, requires and ABI
+  // (tile::describeKernelForBundle), and the tile IR.
+  ::tilebundle::Manifest manifest;
   std::string tileIR;
-  llvm::json::Array abi;
-  llvm::json::Object params;
-  llvm::json::Array grid;
-  int64_t occupancy = 1;
+  bool described = false;
   // At the end of the tilegpu stage.
   int64_t numWarps = 0;
   int64_t sharedBytes = 0;
@@ -119,39 +111,10 @@ void describeTileKernel(ModuleOp module, func::FuncOp kernel, StringRef chip,
                         BundleInfo &info) {
   llvm::raw_string_ostream os(info.tileIR);
   module.print(os);
-  info.kernelName = kernel.getName().str();
-  for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
-    auto name = kernel.getArgAttrOfType<StringAttr>(
-        i, tile::TileDialect::getArgNameAttrName());
-    std::string argName = name ? name.str() : "arg" + std::to_string(i);
-    Type type = kernel.getArgumentTypes()[i];
-    if (auto view = dyn_cast<tile::ViewType>(type))
-      info.abi.push_back(
-          llvm::json::Object{{"name", argName},
-                             {"kind", "view"},
-                             {"rank", view.getRank()},
-                             {"dtype", dtypeName(view.getElementType())}});
-    else
-      info.abi.push_back(llvm::json::Object{
-          {"name", argName}, {"kind", "scalar"}, {"dtype", dtypeName(type)}});
-  }
-  if (auto dict = kernel->getAttrOfType<DictionaryAttr>(
-          tile::TileDialect::getParamsAttrName()))
-    for (NamedAttribute entry : dict) {
-      Attribute v = entry.getValue();
-      if (auto b = dyn_cast<BoolAttr>(v))
-        info.params[entry.getName().str()] = b.getValue();
-      else if (auto i = dyn_cast<IntegerAttr>(v))
-        info.params[entry.getName().str()] = i.getInt();
-      else if (auto t = dyn_cast<TypeAttr>(v))
-        info.params[entry.getName().str()] = dtypeName(t.getValue());
-    }
-  auto hints = kernel->getAttrOfType<DictionaryAttr>(
-      tile::TileDialect::getKernelAttrName());
-  if (auto g = dyn_cast_or_null<ArrayAttr>(hints.get("grid")))
-    for (Attribute e : g)
-      info.grid.push_back(cast<StringAttr>(e).str());
-  info.occupancy = tilegpu::getLaunchHint(kernel, "occupancy", chip, 1);
+  info.described =
+      succeeded(tile::describeKernelForBundle(kernel, info.manifest));
+  info.manifest.occupancy =
+      tilegpu::getLaunchHint(kernel, "occupancy", chip, 1);
 }
 
 /// The launch configuration the tilegpu stage chose.
@@ -182,7 +145,8 @@ std::string findPtxas() {
 /// Runs ptxas -v; fills the manifest's `ptxas` section. Returns false (with
 /// the log printed) when ptxas rejects the PTX.
 bool assemble(StringRef ptxas, StringRef chip, StringRef ptxFile,
-              StringRef cubinFile, llvm::json::Object &stats) {
+              StringRef cubinFile, StringRef entry,
+              ::tilebundle::PtxasStats &stats) {
   SmallString<128> logFile;
   llvm::sys::fs::createTemporaryFile("ptxas", "log", logFile);
   std::string arch = "-arch=" + chip.str();
@@ -203,22 +167,18 @@ bool assemble(StringRef ptxas, StringRef chip, StringRef ptxFile,
                  << text;
     return false;
   }
-  auto grab = [&](StringRef pattern) -> int64_t {
-    SmallVector<StringRef> m;
-    if (llvm::Regex(pattern).match(text, &m))
-      return std::stoll(m[1].str());
-    return 0;
-  };
-  stats["registers"] = grab("Used ([0-9]+) registers");
-  stats["spill_stores"] = grab("([0-9]+) bytes spill stores");
-  stats["spill_loads"] = grab("([0-9]+) bytes spill loads");
-  stats["stack_bytes"] = grab("([0-9]+) bytes stack frame");
-  stats["ptxas"] = ptxas.str();
-  stats["opt_level"] = ptxasOptLevel.getValue();
+  ::tilebundle::PtxasReport report;
+  ::tilebundle::parsePtxasLog(text, entry.str(), report);
+  stats.registers = std::max<int64_t>(report.registers, 0);
+  stats.spillStores = report.spillStores;
+  stats.spillLoads = report.spillLoads;
+  stats.stackBytes = report.stackBytes;
+  stats.ptxas = ptxas.str();
+  stats.optLevel = ptxasOptLevel.getValue();
   if (!quiet)
-    llvm::errs() << "[tile-compile] ptxas: " << stats["registers"]
-                 << " registers, " << stats["spill_stores"]
-                 << " bytes spill stores, " << stats["spill_loads"]
+    llvm::errs() << "[tile-compile] ptxas: " << stats.registers
+                 << " registers, " << stats.spillStores
+                 << " bytes spill stores, " << stats.spillLoads
                  << " bytes spill loads\n";
   return true;
 }
@@ -254,30 +214,23 @@ LogicalResult writeBundle(const tile::PipelineOptions &options,
     return failure();
 
   std::string chip = options.chip;
-  llvm::json::Object manifest{
-      {"format", "tile-bundle-1"},
-      {"kernel", info.kernelName},
-      {"entry", info.kernelName},
-      {"ptx", "kernel.ptx"},
-      {"target", chip},
-      {"compiler", "tile-compiler 0.1, LLVM " LLVM_VERSION_STRING},
-      {"source", inputFile.getValue()},
-      {"pipeline", options.tilePipeline.getValue()},
-      {"stages", options.stages.getValue()},
-      {"sync", options.sync.getValue()},
-      {"warp_specialize", options.warpSpecialize.getValue()},
-      // wgmma operands always use the 128B-swizzle layout.
-      {"shared_layout", info.mmaVersion == 3 ? std::string("wgmma")
-                                             : options.sharedLayout.getValue()},
-      {"mma_version", info.mmaVersion},
-      {"num_warps", info.numWarps},
-      {"block", llvm::json::Array{info.numWarps * 32, 1, 1}},
-      {"occupancy", info.occupancy},
-      {"shared_bytes", info.sharedBytes},
-      {"grid", std::move(info.grid)},
-      {"params", std::move(info.params)},
-      {"abi", std::move(info.abi)},
-  };
+  ::tilebundle::Manifest &manifest = info.manifest;
+  manifest.ptx = "kernel.ptx";
+  manifest.target = chip;
+  manifest.compiler = "tile-compiler 0.1, LLVM " LLVM_VERSION_STRING;
+  manifest.source = inputFile.getValue();
+  manifest.pipeline = options.tilePipeline.getValue();
+  manifest.stages = options.stages.getValue();
+  manifest.sync = options.sync.getValue();
+  manifest.warpSpecialize = options.warpSpecialize.getValue();
+  // wgmma operands always use the 128B-swizzle layout.
+  manifest.sharedLayout = info.mmaVersion == 3
+                              ? std::string("wgmma")
+                              : options.sharedLayout.getValue();
+  manifest.mmaVersion = info.mmaVersion;
+  manifest.numWarps = info.numWarps;
+  manifest.block = {info.numWarps * 32, 1, 1};
+  manifest.sharedBytes = info.sharedBytes;
   if (!noCubin) {
     std::string ptxas = findPtxas();
     if (ptxas.empty()) {
@@ -285,25 +238,24 @@ LogicalResult writeBundle(const tile::PipelineOptions &options,
         llvm::errs() << "[tile-compile] no ptxas found: bundle without cubin "
                         "(the runner JIT-compiles the PTX)\n";
     } else {
-      llvm::json::Object stats;
+      ::tilebundle::PtxasStats stats;
       if (!assemble(ptxas, chip, path("kernel.ptx"), path("kernel.cubin"),
-                    stats))
+                    manifest.entry, stats))
         return failure();
-      manifest["cubin"] = "kernel.cubin";
-      manifest["ptxas"] = std::move(stats);
+      manifest.cubin = "kernel.cubin";
+      manifest.ptxas = stats;
     }
   }
-  std::string json;
-  {
-    llvm::raw_string_ostream os(json);
-    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
-       << "\n";
+  std::string json, error;
+  if (!::tilebundle::writeManifest(manifest, json, error)) {
+    llvm::errs() << "tile-compile: invalid bundle manifest: " << error << "\n";
+    return failure();
   }
   if (failed(writeFile(path("manifest.json"), json)))
     return failure();
   if (!quiet)
     llvm::errs() << "[tile-compile] wrote " << outputDir << " ("
-                 << info.kernelName << ", " << chip << ", "
+                 << manifest.kernel << ", " << chip << ", "
                  << info.numWarps * 32 << " threads, "
                  << (info.mmaVersion == 3 ? "wgmma" : "mma.sync") << ", "
                  << info.sharedBytes << " bytes shared)\n";
@@ -378,6 +330,13 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
     llvm::errs() << "tile-compile: --ptxas-O must be 0, 1, 2 or 3\n";
     return failure();
   }
+  // Issue 11: a negative occupancy was taken as "use the kernel's hint".
+  if (options.occupancy < 0 || options.occupancy > 32) {
+    llvm::errs() << "tile-compile: --occupancy must be in [0, 32] (0: the "
+                    "kernel's hint), got "
+                 << options.occupancy << "\n";
+    return failure();
+  }
   PassManager pm(&context, ModuleOp::getOperationName());
   if (failed(tile::buildSourceToPTXPipeline(pm, options, llvm::errs())))
     return failure();
@@ -439,6 +398,9 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
 
   pm.addInstrumentation(std::move(observer));
   if (failed(applyPassManagerCLOptions(pm)) || failed(pm.run(*module)))
+    return failure();
+  // describeKernelForBundle reported what the ABI cannot carry on the kernel.
+  if (emit == "bundle" && !info.described)
     return failure();
   if (emit != "bundle" && emit != "ptx") {
     llvm::outs() << stageIR;

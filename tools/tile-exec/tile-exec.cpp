@@ -13,6 +13,11 @@
 //   TYPE[D0xD1x...]=INIT  a view, row-major, INIT one of
 //       zeros | iota | fill:V | values:V,V,... (repeated cyclically) |
 //       random:SEED (uniform in [-1, 1), the executor's numerics test)
+//   @FILE.npy             a view read from a NumPy file (its shape; values
+//                         converted to the kernel argument's element type)
+//
+// --save NAME=FILE.npy writes view NAME after the run (tile-runner --ref
+// compares a GPU run with it).
 //
 // Every view is printed after the run, one line per row of its last
 // dimension: `NAME[i, j]: v v v` (NAME is the argument's `tile.name`, else
@@ -20,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Bundle/Npy.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
@@ -71,6 +77,9 @@ static llvm::cl::opt<bool>
                                "kernel; take no arguments, run nothing"));
 static llvm::cl::opt<bool> printHex("hex",
                                     llvm::cl::desc("Print bit patterns"));
+static llvm::cl::list<std::string>
+    saveSpecs("save", llvm::cl::desc("Write view NAME after the run: "
+                                     "NAME=FILE.npy"));
 
 namespace {
 /// A parsed view argument and its memory.
@@ -241,6 +250,59 @@ static LogicalResult parseViewArg(StringRef spec, StringRef typeText,
   llvm::errs() << "error: unknown initializer '" << init << "' in '" << spec
                << "'\n";
   return failure();
+}
+
+/// The bundle ABI's element type of `kind` (the .npy files carry those).
+static std::optional<tilebundle::DType> bundleDType(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+    return tilebundle::DType::F16;
+  case ElementKind::BF16:
+    return tilebundle::DType::BF16;
+  case ElementKind::F32:
+    return tilebundle::DType::F32;
+  case ElementKind::I32:
+    return tilebundle::DType::I32;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A view argument read from a .npy file, of the kernel argument's type.
+static LogicalResult readNpyArg(StringRef file, Type argType, HostView &host) {
+  auto viewType = dyn_cast<ViewType>(argType);
+  FailureOr<ElementKind> kind = failure();
+  if (viewType)
+    kind = getMemoryElementKind(viewType.getElementType());
+  std::optional<tilebundle::DType> dtype =
+      succeeded(kind) ? bundleDType(*kind) : std::nullopt;
+  if (!dtype) {
+    llvm::errs() << "error: @" << file
+                 << ": the argument is not a view of f16, bf16, f32 or i32\n";
+    return failure();
+  }
+  tilebundle::NpyArray array;
+  std::vector<char> data;
+  std::string error;
+  if (!tilebundle::readNpy(file.str(), array, error) ||
+      !tilebundle::convertNpy(array, *dtype, data, file.str(), error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return failure();
+  }
+  if (static_cast<int64_t>(array.shape.size()) != viewType.getRank()) {
+    llvm::errs() << "error: @" << file << " has rank " << array.shape.size()
+                 << ", the argument " << viewType.getRank() << "\n";
+    return failure();
+  }
+  host.type = viewType.getElementType();
+  host.view.element = *kind;
+  host.view.sizes.assign(array.shape.begin(), array.shape.end());
+  host.view.strides.assign(host.view.sizes.size(), 1);
+  for (int d = static_cast<int>(host.view.sizes.size()) - 2; d >= 0; --d)
+    host.view.strides[d] = host.view.strides[d + 1] * host.view.sizes[d + 1];
+  host.bytes.assign(data.begin(), data.end());
+  host.view.data = host.bytes.data();
+  return success();
 }
 
 static void printValue(llvm::raw_ostream &os, const HostView &host, int64_t i) {
@@ -415,11 +477,17 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
     StringRef spec(specText);
     auto [lhs, init] = spec.split('=');
     lhs = lhs.trim();
-    if (lhs.ends_with("]")) {
-      auto [typeText, dims] = lhs.drop_back().split('[');
+    if (spec.starts_with("@") || lhs.ends_with("]")) {
       auto host = std::make_unique<HostView>();
-      if (failed(parseViewArg(spec, typeText, dims, init.trim(), ctx, *host)))
-        return 1;
+      if (spec.starts_with("@")) {
+        if (failed(readNpyArg(spec.drop_front(),
+                              kernel.getArgumentTypes()[index], *host)))
+          return 1;
+      } else {
+        auto [typeText, dims] = lhs.drop_back().split('[');
+        if (failed(parseViewArg(spec, typeText, dims, init.trim(), ctx, *host)))
+          return 1;
+      }
       auto name = kernel.getArgAttrOfType<StringAttr>(
           index, TileDialect::getArgNameAttrName());
       host->name = name ? name.str() : "arg" + std::to_string(index);
@@ -447,6 +515,31 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
   options.numThreads = numThreads;
   if (failed((*executable)->run(args, options)))
     return 1;
+
+  for (StringRef save : saveSpecs) {
+    auto [name, file] = save.split('=');
+    const HostView *found = nullptr;
+    for (const auto &host : views)
+      if (host->name == name)
+        found = host.get();
+    std::optional<tilebundle::DType> dtype =
+        found ? bundleDType(found->view.element) : std::nullopt;
+    std::string error;
+    if (!found || file.empty() || !dtype) {
+      llvm::errs() << "error: --save " << save
+                   << ": expected NAME=FILE.npy naming a view of f16, bf16, "
+                      "f32 or i32\n";
+      return 1;
+    }
+    std::vector<int64_t> shape(found->view.sizes.begin(),
+                               found->view.sizes.end());
+    if (!tilebundle::writeFileBytes(
+            file.str(),
+            tilebundle::encodeNpy(*dtype, shape, found->bytes.data()), error)) {
+      llvm::errs() << "error: " << error << "\n";
+      return 1;
+    }
+  }
 
   SmallVector<StringRef> wanted;
   StringRef(printList).split(wanted, ',', -1, false);

@@ -60,7 +60,7 @@
 // BOTH: %[[LAST:.*]] = arith.subi %[[N]], %{{.*}} : i32
 // BOTH: %[[BX:.*]] = arith.subi %[[LAST]], %[[GX]] : i32
 // BOTH: tile.load %{{.*}}[%[[BY]], %[[BX]]]
-func.func @causal(%Q: !tile.view<?x?xf32>, %k_len: i32, %pos: i32)
+func.func @causal(%Q: !tile.view<?x?xf32> {tile.name = "Q"}, %k_len: i32, %pos: i32)
     attributes {tile.kernel = {grid = ["cdiv(Q.1, 64)", "Q.0", "1"]}} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

@@ -99,14 +99,18 @@ func.func @not_a_kernel() -> tensor<8xf32> {
 
 // -----
 
-// A grid word followed by '.' names a view dimension, never a parameter;
-// booleans are not substituted.
+// A grid word followed by '.' names a view dimension, never a parameter; a
+// parameter is substituted as a whole word only; booleans become 1 and 0.
+// The same substitution applies to `requires`.
 // DEFAULT-LABEL: func.func @grid_words
-// DEFAULT-SAME: grid = ["cdiv(TILE_M.0, 64) * CAUSAL", "TILE_M_2 + 64"]
+// DEFAULT-SAME: grid = ["cdiv(TILE_M.0, 64) * 1", "2 + 64"]
+// DEFAULT-SAME: requires = ["TILE_M.0 % 64 == 0 || 1 == 0"]
 // BIND-LABEL: func.func @grid_words
-// BIND-SAME: grid = ["cdiv(TILE_M.0, 128) * CAUSAL", "TILE_M_2 + 128"]
+// BIND-SAME: grid = ["cdiv(TILE_M.0, 128) * 0", "2 + 128"]
+// BIND-SAME: requires = ["TILE_M.0 % 128 == 0 || 0 == 0"]
 func.func @grid_words(%v: !tile.view<?xf32> {tile.name = "TILE_M"})
-    attributes {tile.kernel = {grid = ["cdiv(TILE_M.0, TILE_M) * CAUSAL", "TILE_M_2 + TILE_M"]},
-                tile.params = {TILE_M = 64 : i32, CAUSAL = true, DTYPE = f16}} {
+    attributes {tile.kernel = {grid = ["cdiv(TILE_M.0, TILE_M) * CAUSAL", "TILE_M_2 + TILE_M"],
+                               requires = ["TILE_M.0 % TILE_M == 0 || CAUSAL == 0"]},
+                tile.params = {TILE_M = 64 : i32, TILE_M_2 = 2 : i32, CAUSAL = true, DTYPE = f16}} {
   return
 }
