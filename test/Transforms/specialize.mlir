@@ -100,13 +100,16 @@ func.func @not_a_kernel() -> tensor<8xf32> {
 // -----
 
 // A grid word followed by '.' names a view dimension, never a parameter;
-// booleans are not substituted.
+// booleans become 1/0; launch preconditions (requires) are substituted alike.
 // DEFAULT-LABEL: func.func @grid_words
-// DEFAULT-SAME: grid = ["cdiv(TILE_M.0, 64) * CAUSAL", "TILE_M_2 + 64"]
+// DEFAULT-SAME: grid = ["cdiv(TILE_M.0, 64) * 1", "TILE_M_2 + 64"]
+// DEFAULT-SAME: requires = ["1 || TILE_M.0 <= 64", "TILE_M.0 % 64 == 0"]
 // BIND-LABEL: func.func @grid_words
-// BIND-SAME: grid = ["cdiv(TILE_M.0, 128) * CAUSAL", "TILE_M_2 + 128"]
+// BIND-SAME: grid = ["cdiv(TILE_M.0, 128) * 0", "TILE_M_2 + 128"]
+// BIND-SAME: requires = ["0 || TILE_M.0 <= 128", "TILE_M.0 % 128 == 0"]
 func.func @grid_words(%v: !tile.view<?xf32> {tile.name = "TILE_M"})
-    attributes {tile.kernel = {grid = ["cdiv(TILE_M.0, TILE_M) * CAUSAL", "TILE_M_2 + TILE_M"]},
+    attributes {tile.kernel = {grid = ["cdiv(TILE_M.0, TILE_M) * CAUSAL", "TILE_M_2 + TILE_M"],
+                               requires = ["CAUSAL || TILE_M.0 <= TILE_M", "TILE_M.0 % TILE_M == 0"]},
                 tile.params = {TILE_M = 64 : i32, CAUSAL = true, DTYPE = f16}} {
   return
 }

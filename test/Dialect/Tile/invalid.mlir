@@ -773,6 +773,20 @@ func.func @kernel_grid_string() attributes {tile.kernel = {grid = "Q.0"}} {
 
 // -----
 
+// expected-error @+1 {{'func.func' op 'tile.kernel' requires must list expressions as strings}}
+func.func @kernel_requires_string() attributes {tile.kernel = {requires = "X.1 <= 64"}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'tile.kernel' requires must list expressions as strings}}
+func.func @kernel_requires_int() attributes {tile.kernel = {requires = ["X.1 <= 64", 1]}} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'func.func' op 'tile.kernel' hints must map architectures to dictionaries}}
 func.func @kernel_hints_type() attributes {tile.kernel = {hints = ["sm_90"]}} {
   return

@@ -198,7 +198,8 @@ LogicalResult verifyKernelAttr(Operation *op, Attribute attr) {
   auto dict = dyn_cast<DictionaryAttr>(attr);
   if (!dict)
     return op->emitOpError() << "'tile.kernel' must be a dictionary";
-  if (failed(verifyLaunchHints(op, dict, "'tile.kernel'", {"grid", "hints"})))
+  if (failed(verifyLaunchHints(op, dict, "'tile.kernel'",
+                               {"grid", "hints", "requires"})))
     return failure();
   if (Attribute grid = dict.get("grid")) {
     auto array = dyn_cast<ArrayAttr>(grid);
@@ -206,6 +207,15 @@ LogicalResult verifyKernelAttr(Operation *op, Attribute attr) {
         !llvm::all_of(array, [](Attribute a) { return isa<StringAttr>(a); }))
       return op->emitOpError() << "'tile.kernel' grid must list 1 to 3 "
                                   "expressions as strings";
+  }
+  // Launch preconditions (contract C3): boolean expressions that launchers
+  // evaluate before a launch.
+  if (Attribute requires = dict.get("requires")) {
+    auto array = dyn_cast<ArrayAttr>(requires);
+    if (!array ||
+        !llvm::all_of(array, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitOpError()
+             << "'tile.kernel' requires must list expressions as strings";
   }
   if (Attribute hints = dict.get("hints")) {
     auto perArch = dyn_cast<DictionaryAttr>(hints);

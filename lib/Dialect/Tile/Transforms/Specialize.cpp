@@ -264,10 +264,12 @@ std::string Specializer::substituteGridExpr(StringRef expr) {
     auto value = dyn_cast_or_null<IntegerAttr>(values.lookup(word));
     // `Q.2` names a view dimension, never a parameter.
     bool isView = i < expr.size() && expr[i] == '.';
-    if (value && !isView && !value.getType().isInteger(1))
-      out += std::to_string(value.getInt());
-    else
+    if (!value || isView)
       out += word.str();
+    else if (value.getType().isInteger(1))
+      out += value.getValue().getBoolValue() ? "1" : "0";
+    else
+      out += std::to_string(value.getInt());
   }
   return out;
 }
@@ -323,16 +325,20 @@ LogicalResult Specializer::run(const SpecializeOptions &options) {
   if (dynamic.wasInterrupted())
     return failure();
 
-  // Launch hints: grid rule with parameters substituted; overrides.
   auto hints =
       kernel->getAttrOfType<DictionaryAttr>(TileDialect::getKernelAttrName());
   NamedAttrList newHints(hints);
-  if (auto grid = dyn_cast_or_null<ArrayAttr>(newHints.get("grid"))) {
-    SmallVector<Attribute> exprs;
-    for (Attribute expr : grid)
-      exprs.push_back(builder.getStringAttr(
+  // Launch hints: parameters substituted in the grid rule and the launch
+  // preconditions (booleans become 1/0); overrides.
+  for (StringRef key : {"grid", "requires"}) {
+    auto exprs = dyn_cast_or_null<ArrayAttr>(newHints.get(key));
+    if (!exprs)
+      continue;
+    SmallVector<Attribute> substituted;
+    for (Attribute expr : exprs)
+      substituted.push_back(builder.getStringAttr(
           substituteGridExpr(cast<StringAttr>(expr).getValue())));
-    newHints.set("grid", builder.getArrayAttr(exprs));
+    newHints.set(key, builder.getArrayAttr(substituted));
   }
   if (options.numWarps > 0)
     newHints.set("num_warps", builder.getI32IntegerAttr(options.numWarps));
