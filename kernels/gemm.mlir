@@ -37,9 +37,10 @@ func.func @gemm(
     attributes {
       tile.kernel = {num_warps = 8 : i32, occupancy = 1 : i32,
                      grid = ["cdiv(C.0, BLOCK_M)", "cdiv(C.1, BLOCK_N)", "1"],
-                     requires = ["C.0 == A.0", "TRANS_B == 0 || (B.0 == C.1 && B.1 == A.1)",
-                                 "TRANS_B == 1 || (B.0 == A.1 && B.1 == C.1)",
-                                 "HAS_BIAS == 0 || Bias.0 == C.1"],
+                     requires = ["C.0 == A.0",
+                                 "!TRANS_B || (B.0 == C.1 && B.1 == A.1)",
+                                 "TRANS_B || (B.0 == A.1 && B.1 == C.1)",
+                                 "!HAS_BIAS || Bias.0 == C.1"],
                      hints = {sm_90 = {occupancy = 2 : i32}}},
       tile.params = {BLOCK_M = 128 : i32, BLOCK_N = 128 : i32, BLOCK_K = 64 : i32,
                      TRANS_B = false, HAS_BIAS = false, ACTIVATION = 0 : i32,
