@@ -9,8 +9,9 @@
 // BLOCK_K. M, N and K need not be multiples of the tiles: loads past the
 // edges read zeros, which add nothing to the dot products, and stores past
 // the edges are dropped. The `latency` hints on the two loads let the
-// software pipeliner issue the next K step's copies while the tensor cores
-// work on this one.
+// software pipeliner issue the copies of the next K steps while the tensor
+// cores work on this one (latency 4: three shared-memory stages, 96 KB with
+// the default tiles).
 //
 // Parameters (tile.params, bound by tile-specialize):
 //   BLOCK_M, BLOCK_N, BLOCK_K  the tile of C and the K step
@@ -22,7 +23,7 @@
 //
 // The defaults suit a Hopper GPU: 128x128x64 tiles with 8 warps (two
 // warpgroups, each a 64x128 wgmma accumulator: 64 f32 registers per thread),
-// and two blocks per SM there (2 x 64 KB of pipelined shared tiles fit in
+// and two blocks per SM there (2 x 96 KB of pipelined shared tiles fit in
 // Hopper's 228 KB, so one block's epilogue overlaps the other's main loop).
 // On Ampere the same tile runs as 8 warps of mma.sync, one block per SM.
 //
@@ -61,15 +62,15 @@ func.func @gemm(
   %acc_init = tile.full 0.0 shape [BLOCK_M, BLOCK_N] : tensor<?x?xf32>
   %acc = scf.for %k = %c0 to %num_k step %c1 iter_args(%acc_i = %acc_init)
       -> (tensor<?x?xf32>) : i32 {
-    %a = tile.load %A[%bid_m, %k] shape [BLOCK_M, BLOCK_K] latency 3
+    %a = tile.load %A[%bid_m, %k] shape [BLOCK_M, BLOCK_K] latency 4
         : !tile.view<?x?x!tile.dtype<"IN_DTYPE">> -> tensor<?x?x!tile.dtype<"IN_DTYPE">>
     %b = scf.if %trans_b -> tensor<?x?x!tile.dtype<"IN_DTYPE">> {
       // B is [N, K]: tile dimension 0 walks K (view dimension 1).
-      %bt = tile.load %B[%k, %bid_n] shape [BLOCK_K, BLOCK_N] order [1, 0] latency 3
+      %bt = tile.load %B[%k, %bid_n] shape [BLOCK_K, BLOCK_N] order [1, 0] latency 4
           : !tile.view<?x?x!tile.dtype<"IN_DTYPE">> -> tensor<?x?x!tile.dtype<"IN_DTYPE">>
       scf.yield %bt : tensor<?x?x!tile.dtype<"IN_DTYPE">>
     } else {
-      %bn = tile.load %B[%k, %bid_n] shape [BLOCK_K, BLOCK_N] latency 3
+      %bn = tile.load %B[%k, %bid_n] shape [BLOCK_K, BLOCK_N] latency 4
           : !tile.view<?x?x!tile.dtype<"IN_DTYPE">> -> tensor<?x?x!tile.dtype<"IN_DTYPE">>
       scf.yield %bn : tensor<?x?x!tile.dtype<"IN_DTYPE">>
     }
