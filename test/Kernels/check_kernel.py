@@ -26,6 +26,7 @@ in float64 (math.fsum for sums).
 """
 
 import argparse
+import array
 import math
 import operator
 import re
@@ -55,15 +56,19 @@ def to_f32(x):
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
-def decode(dtype, word):
-    bits = int(word, 16)
+def decode(dtype, words):
+    """Bit patterns (hex strings) of `dtype` -> floats, all at once."""
+    n = len(words)
     if dtype == "f16":
-        return struct.unpack("<e", struct.pack("<H", bits))[0]
+        bits = array.array("H", (int(w, 16) for w in words))
+        return list(struct.unpack("<%de" % n, bits.tobytes()))
     if dtype == "bf16":
-        return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
-    if dtype == "f32":
-        return struct.unpack("<f", struct.pack("<I", bits))[0]
-    raise ValueError(dtype)
+        bits = array.array("I", (int(w, 16) << 16 for w in words))
+    elif dtype == "f32":
+        bits = array.array("I", (int(w, 16) for w in words))
+    else:
+        raise ValueError(dtype)
+    return list(struct.unpack("<%df" % n, bits.tobytes()))
 
 
 # --- the kernel's launch metadata (contract C3 grammar) ----------------------
@@ -307,7 +312,7 @@ def parse_views(stdout, views):
             raise RuntimeError("tile-exec printed %d elements of %s, expected %d"
                                % (len(words[view.name]), view.name, view.size()))
         view.words = words[view.name]
-        view.values = [decode(view.dtype, w) for w in view.words]
+        view.values = decode(view.dtype, view.words)
 
 
 def main():
