@@ -47,7 +47,7 @@ ATOL = {"f16": 2.0**-24, "bf16": 2.0**-133, "f32": 2.0**-149}
 # GPU: a tree, smaller), a handful of rounded ops (exp2, division, rsqrt: a
 # few ulps each). The smallest bugs the tests aim at are larger: one padded
 # column counted in a softmax sum of 4097 terms is ~2^-12, a variance with
-# the unbiased divisor at N = 77 is 2^-7.5, a missing scale/bias/activation
+# the unbiased divisor at N = 77 is ~2^-7, a missing scale/bias/activation
 # is O(1).
 F32_BUDGET = 2.0**-16
 
