@@ -22,10 +22,10 @@
 //   OUT_DTYPE   element type of C and Bias (f16, bf16 or f32)
 //
 // The defaults suit a Hopper GPU: 128x128x64 tiles with 8 warps (two
-// warpgroups, each a 64x128 wgmma accumulator: 64 f32 registers per thread),
-// and two blocks per SM there (2 x 96 KB of pipelined shared tiles fit in
-// Hopper's 228 KB, so one block's epilogue overlaps the other's main loop).
-// On Ampere the same tile runs as 8 warps of mma.sync, one block per SM.
+// warpgroups, each a 64x128 wgmma accumulator: 64 f32 registers per thread)
+// fed by a producer warpgroup (the sm_90 hint asks for warp specialization
+// and fails loudly where the compiler cannot give it). On Ampere the same
+// tile runs as 8 warps of mma.sync. One block per SM on both.
 //
 // Arguments: A, B, C, Bias (named as above) and the f32 scalar `scale`.
 
@@ -42,7 +42,7 @@ func.func @gemm(
                                  "!TRANS_B || (B.0 == C.1 && B.1 == A.1)",
                                  "TRANS_B || (B.0 == A.1 && B.1 == C.1)",
                                  "!HAS_BIAS || Bias.0 == C.1"],
-                     hints = {sm_90 = {occupancy = 2 : i32}}},
+                     hints = {sm_90 = {warp_specialize = 1 : i32}}},
       tile.params = {BLOCK_M = 128 : i32, BLOCK_N = 128 : i32, BLOCK_K = 64 : i32,
                      TRANS_B = false, HAS_BIAS = false, ACTIVATION = 0 : i32,
                      IN_DTYPE = f16, OUT_DTYPE = f16}} {
