@@ -12,7 +12,7 @@
 //                         f32); values are numbers, inf, -inf, nan
 //   TYPE[D0xD1x...]=INIT  a view, row-major, INIT one of
 //       zeros | iota | fill:V | values:V,V,... (repeated cyclically) |
-//       random:SEED (uniform in [-1, 1), the executor's numerics test)
+//       random:SEED[:LO:HI] (uniform in [LO, HI), default [-1, 1))
 //   @FILE.npy             a view read from a NumPy file (its shape; values
 //                         converted to the kernel argument's element type)
 //
@@ -233,9 +233,25 @@ static LogicalResult parseViewArg(StringRef spec, StringRef typeText,
     return success();
   }
   if (init.consume_front("random:")) {
+    // SEED or SEED:LO:HI; uniform in [LO, HI), default [-1, 1).
+    SmallVector<StringRef> fields;
+    init.split(fields, ':');
     uint64_t state;
-    if (init.getAsInteger(10, state)) {
-      llvm::errs() << "error: bad seed in '" << spec << "'\n";
+    double lo = -1.0, hi = 1.0;
+    bool bad = (fields.size() != 1 && fields.size() != 3) ||
+               fields[0].getAsInteger(10, state);
+    if (!bad && fields.size() == 3) {
+      FailureOr<double> l = parseNumber(fields[1]), h = parseNumber(fields[2]);
+      bad = failed(l) || failed(h) || !std::isfinite(*l) ||
+            !std::isfinite(*h) || !(*l < *h);
+      if (!bad) {
+        lo = *l;
+        hi = *h;
+      }
+    }
+    if (bad) {
+      llvm::errs() << "error: bad random initializer in '" << spec
+                   << "' (random:SEED or random:SEED:LO:HI with LO < HI)\n";
       return failure();
     }
     for (int64_t i = 0; i < n; ++i) {
@@ -243,7 +259,8 @@ static LogicalResult parseViewArg(StringRef spec, StringRef typeText,
       z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
       z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
       z ^= z >> 31;
-      storeElement(host, i, static_cast<double>(z >> 11) * 0x1p-52 - 1.0);
+      double unit = static_cast<double>(z >> 11) * 0x1p-53; // [0, 1)
+      storeElement(host, i, lo + (hi - lo) * unit);
     }
     return success();
   }

@@ -294,6 +294,8 @@ LogicalResult verifyKernelAttr(Operation *op, Attribute attr) {
       return op->emitOpError() << "'tile.kernel' grid must list 1 to 3 "
                                   "expressions as strings";
   }
+  // Launch preconditions (contract C3): boolean expressions that launchers
+  // evaluate before a launch.
   if (Attribute req = dict.get("requires")) {
     auto array = dyn_cast<ArrayAttr>(req);
     if (!array ||

@@ -313,7 +313,6 @@ LogicalResult Specializer::run(const SpecializeOptions &options) {
   if (dynamic.wasInterrupted())
     return failure();
 
-  // Launch hints: grid rule with parameters substituted; overrides.
   auto hints =
       kernel->getAttrOfType<DictionaryAttr>(TileDialect::getKernelAttrName());
   NamedAttrList newHints(hints);
