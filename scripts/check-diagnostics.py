@@ -266,13 +266,18 @@ def main():
         while n < len(lines):
             line, first = lines[n], n + 1
             # In C++ tests a message may be a string literal that
-            # clang-format wrapped: adjacent literals are one line.
+            # clang-format wrapped: adjacent literals, and a `+` before a
+            # literal on the next line, make one line.
             while path.endswith(".cpp") and n + 1 < len(lines) and \
-                    CONTINUED_RE.search(line) and \
+                    (CONTINUED_RE.search(line) or
+                     line.rstrip().endswith("+")) and \
                     lines[n + 1].lstrip().startswith('"'):
                 n += 1
-                line = line[:line.rstrip().rfind('"')] + \
-                    lines[n].lstrip()[1:]
+                if line.rstrip().endswith("+"):
+                    line = line.rstrip() + " " + lines[n].lstrip()
+                else:
+                    line = line[:line.rstrip().rfind('"')] + \
+                        lines[n].lstrip()[1:]
             test_lines.append((path, first, line))
             n += 1
 
