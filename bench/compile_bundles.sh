@@ -148,6 +148,39 @@ kernels)
   variant "gemm-f16-bias-relu" "HAS_BIAS=true,ACTIVATION=1"
   variant "gemm-bf16-tb-gelu-f32" "TRANS_B=true,ACTIVATION=2,IN_DTYPE=bf16,OUT_DTYPE=f32,HAS_BIAS=true"
   CHIP=sm_80 variant "gemm-f16-sm80" ""
+  # Rows not 16-byte aligned (K or N odd, e.g. 65, 77, 100): 2-byte accesses.
+  variant "gemm-f16-a2" "" --view-align=2 --warp-specialize=off
+  variant "gemm-bf16-bias-a2" "HAS_BIAS=true,ACTIVATION=1,IN_DTYPE=bf16,OUT_DTYPE=bf16" --view-align=2 --warp-specialize=off
+  # Softmax and LayerNorm: a whole row in registers (BLOCK_N >= N; several
+  # rows a block for short rows), the online loop for any N, and 2-byte
+  # aligned variants for odd N. About 32 f32 values per thread.
+  for k in softmax layernorm; do
+    KERNEL=$k
+    p=${k:0:2}
+    variant "$p-n128-r32-w4" "ROWS=32,BLOCK_N=128" --num-warps=4
+    variant "$p-n1024-r4-w4" "ROWS=4,BLOCK_N=1024" --num-warps=4
+    variant "$p-n2048-r2-w4" "ROWS=2,BLOCK_N=2048" --num-warps=4
+    variant "$p-n4096-r1-w4" "ROWS=1,BLOCK_N=4096" --num-warps=4
+    variant "$p-n4096-r2-w8" "ROWS=2,BLOCK_N=4096" --num-warps=8
+    variant "$p-n8192-r1-w8" "ROWS=1,BLOCK_N=8192" --num-warps=8
+    variant "$p-n16384-r1-w16" "ROWS=1,BLOCK_N=16384" --num-warps=16
+    # A whole row of 32768: softmax fits 16 warps (64 values a thread);
+    # LayerNorm's second pass spills there, so it takes the online loop.
+    if [ $k = softmax ]; then
+      variant "$p-n32768-r1-w16" "ROWS=1,BLOCK_N=32768" --num-warps=16
+    fi
+    variant "$p-online-n8192-w16" "ONLINE=true,ROWS=1,BLOCK_N=8192" --num-warps=16
+    variant "$p-online-n4096-w8" "ONLINE=true,ROWS=1,BLOCK_N=4096" --num-warps=8
+    variant "$p-n128-r32-w4-a2" "ROWS=32,BLOCK_N=128" --num-warps=4 --view-align=2
+    variant "$p-n1024-r4-w4-a2" "ROWS=4,BLOCK_N=1024" --num-warps=4 --view-align=2
+    variant "$p-online-n2048-w8-a2" "ONLINE=true,ROWS=1,BLOCK_N=2048" --num-warps=8 --view-align=2
+    variant "$p-bf16-n1024-r4-w4" "ROWS=4,BLOCK_N=1024,DTYPE=bf16" --num-warps=4
+    variant "$p-f32-n1024-r4-w4" "ROWS=4,BLOCK_N=1024,DTYPE=f32" --num-warps=4
+    CHIP=sm_80 variant "$p-n1024-r4-w4-sm80" "ROWS=4,BLOCK_N=1024" --num-warps=4
+  done
+  KERNEL=layernorm
+  variant "la-rms-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,RMS=true" --num-warps=4
+  variant "la-rms-online-n2048-w8-a2" "ONLINE=true,ROWS=1,BLOCK_N=2048,RMS=true" --num-warps=8 --view-align=2
   ;;
 *)
   echo "unknown set '$set_name' (check, perf, ladder, kernels)" >&2
