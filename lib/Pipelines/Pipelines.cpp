@@ -56,6 +56,9 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
+  tilegpu::TileGPUSetViewAlignOptions alignOptions;
+  alignOptions.viewAlign = options.viewAlign;
+  func.addPass(tilegpu::createTileGPUSetViewAlign(alignOptions));
   func.addPass(tilegpu::createTileGPULowerMemoryOps());
   func.addPass(tilegpu::createTileGPURematerialize());
   tilegpu::TileGPUAssignLayoutsOptions layoutOptions;
@@ -64,6 +67,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   layoutOptions.sharedLayout = options.sharedLayout;
   layoutOptions.mmaVersion = options.mmaVersion;
   func.addPass(tilegpu::createTileGPUAssignLayouts(layoutOptions));
+  func.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
   tilegpu::TileGPUPipelineOptions pipelineOptions;

@@ -79,6 +79,12 @@ static cl::opt<unsigned> mmaVersion(
              "(wgmma where the chip has it and the kernel fits, else "
              "mma.sync)"),
     cl::init(0), cl::cat(category));
+static cl::opt<int> viewAlign(
+    "view-align",
+    cl::desc("Alignment (bytes: 1, 2, 4, 8 or 16) the kernel assumes for "
+             "view arguments without tile.align; written per view into the "
+             "manifest's abi (contract C2)"),
+    cl::init(16), cl::cat(category));
 static cl::opt<std::string> tilePipeline(
     "tile-pipeline",
     cl::desc("Textual pass pipeline run on the specialized kernel before the "
@@ -137,13 +143,17 @@ llvm::json::Array describeABI(func::FuncOp kernel) {
         i, tile::TileDialect::getArgNameAttrName());
     std::string argName = name ? name.str() : "arg" + std::to_string(i);
     Type type = kernel.getArgumentTypes()[i];
-    if (auto view = dyn_cast<tile::ViewType>(type))
-      abi.push_back(
-          llvm::json::Object{{"name", argName},
-                             {"kind", "view"},
-                             {"rank", view.getRank()},
-                             {"dtype", dtypeName(view.getElementType())}});
-    else
+    if (auto view = dyn_cast<tile::ViewType>(type)) {
+      // The alignment the code assumes: the argument's, or --view-align.
+      auto align = kernel.getArgAttrOfType<IntegerAttr>(
+          i, tile::TileDialect::getViewAlignAttrName());
+      abi.push_back(llvm::json::Object{
+          {"name", argName},
+          {"kind", "view"},
+          {"rank", view.getRank()},
+          {"dtype", dtypeName(view.getElementType())},
+          {"align", align ? align.getInt() : int64_t(viewAlign)}});
+    } else
       abi.push_back(llvm::json::Object{
           {"name", argName}, {"kind", "scalar"}, {"dtype", dtypeName(type)}});
   }
@@ -320,6 +330,7 @@ LogicalResult compile(MLIRContext &context) {
   gpuOptions.stages = stages;
   gpuOptions.sharedLayout = sharedLayout;
   gpuOptions.mmaVersion = mmaVersion;
+  gpuOptions.viewAlign = viewAlign;
   PassManager gpuPM(&context, ModuleOp::getOperationName());
   tile::buildTileToTileGPUPipeline(gpuPM, gpuOptions);
   if (failed(applyPassManagerCLOptions(gpuPM)) || failed(gpuPM.run(*module)))

@@ -39,6 +39,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Tensor-core instruction: 2 (mma.sync), 3 (wgmma, "
                      "sm_90a), 0 (wgmma where it fits, else mma.sync)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int> viewAlign{
+      *this, "view-align",
+      llvm::cl::desc("Alignment (bytes, 1-16) assumed for view arguments "
+                     "without tile.align (contract C2)"),
+      llvm::cl::init(16)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
       llvm::cl::init(3)};

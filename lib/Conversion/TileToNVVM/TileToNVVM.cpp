@@ -61,6 +61,23 @@ gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module) {
   return gpuModule;
 }
 
+/// Records on every op that accesses a view the alignment the kernel
+/// assumes for it (the argument's tile.align), which the outlined gpu.func
+/// no longer carries: the lowering takes vector widths from it.
+void recordViewAlignment(func::FuncOp kernel) {
+  kernel.walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      auto arg = dyn_cast<BlockArgument>(operand);
+      if (!arg || !isa<ViewType>(arg.getType()) ||
+          arg.getOwner() != &kernel.getBody().front())
+        continue;
+      if (auto align = kernel.getArgAttrOfType<IntegerAttr>(
+              arg.getArgNumber(), TileDialect::getViewAlignAttrName()))
+        op->setAttr(kViewAlignAttrName, align);
+    }
+  });
+}
+
 /// Moves `kernel` into the gpu.module as a gpu.func with the flattened ABI.
 LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
   MLIRContext *ctx = kernel.getContext();
@@ -136,10 +153,11 @@ LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
   return success();
 }
 
-/// wgmma reads shared memory through the async proxy, cp.async writes it
-/// through the generic one: in a kernel with wgmma, each thread orders its
-/// completed copies before the barrier that publishes them to the
-/// warpgroups (fence.proxy.async after every cp.async wait).
+/// wgmma reads shared memory through the async proxy, cp.async and
+/// st.shared write it through the generic one: in a kernel with wgmma, each
+/// thread orders its completed copies and stores before the barrier that
+/// publishes them to the warpgroups (fence.proxy.async after every cp.async
+/// wait and tilegpu.local_store).
 void insertProxyFences(gpu::GPUFuncOp func) {
   bool usesWgmma = false;
   func.walk([&](tilegpu::MmaOp mma) {
@@ -149,11 +167,14 @@ void insertProxyFences(gpu::GPUFuncOp func) {
   });
   if (!usesWgmma)
     return;
-  func.walk([&](tilegpu::AsyncWaitOp wait) {
-    OpBuilder b(wait->getContext());
-    b.setInsertionPointAfter(wait);
+  // Stores of registers to shared memory (tilegpu.local_store) too.
+  func.walk([&](Operation *op) {
+    if (!isa<tilegpu::AsyncWaitOp, tilegpu::LocalStoreOp>(op))
+      return;
+    OpBuilder b(op->getContext());
+    b.setInsertionPointAfter(op);
     NVVM::FenceProxyOp::create(
-        b, wait.getLoc(), NVVM::ProxyKind::async_shared,
+        b, op->getLoc(), NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(b.getContext(),
                                    NVVM::SharedSpace::shared_cta));
   });
@@ -180,6 +201,7 @@ struct ConvertTileToNVVMPass
                 TileDialect::getKernelAttrName()))
           if (auto occ = dyn_cast_or_null<IntegerAttr>(hints.get("occupancy")))
             kernel->setAttr("tilegpu.occupancy", occ);
+      recordViewAlignment(kernel);
       if (failed(outlineKernel(kernel, gpuModule)))
         return signalPassFailure();
     }
@@ -190,7 +212,9 @@ struct ConvertTileToNVVMPass
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
                            vector::VectorDialect, gpu::GPUDialect>();
     target.addIllegalDialect<TileDialect, tilegpu::TileGPUDialect>();
-    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+    // Math functions on tiles and scalars: MathToNVVM.cpp (no libdevice).
+    target.addIllegalDialect<math::MathDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect>(
         [](Operation *op) { return !hasTileTypes(op); });
     target.addLegalOp<UnrealizedConversionCastOp>();
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
@@ -199,6 +223,10 @@ struct ConvertTileToNVVMPass
     populateMemoryPatterns(converter, patterns);
     populateMmaPatterns(converter, patterns);
     populateWgmmaPatterns(converter, patterns);
+    populateConvertLayoutPatterns(converter, patterns);
+    populateReducePatterns(converter, patterns);
+    populateGlobalAccessPatterns(converter, patterns);
+    populateMathPatterns(converter, patterns);
     for (gpu::GPUFuncOp func : gpuModule.getOps<gpu::GPUFuncOp>())
       insertProxyFences(func);
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))

@@ -32,17 +32,16 @@ func.func @no_offset(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warps = 1 
 
 // -----
 
-#mma = #tilegpu.mma<version = 2, warps = [1, 1]>
-#cols = #tilegpu.slice<dim = 0, parent = #mma>
-// Column reductions (axis 0) are not lowered; the check rejects any warp
-// term along the axis, even the trivial one of a one-warp layout.
-func.func @column_reduce(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
+#mma = #tilegpu.mma<version = 2, warps = [2, 1]>
+// A reduction across warps needs the scratch area tilegpu-allocate-shared
+// gives it.
+func.func @reduce_without_scratch(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 2 : i32} {
   %c0 = arith.constant 0 : i32
-  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<16x8xf32, #mma>
-  // expected-error @+2 {{'tile.reduce' op reducing across warps is not lowered (warps split the other dimension)}}
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<32x8xf32, #mma>
+  // expected-error @+2 {{'tile.reduce' op needs shared-memory scratch but has no tilegpu.scratch_offset: run tilegpu-allocate-shared}}
   // expected-error @+1 {{failed to legalize operation 'tile.reduce' that was explicitly marked illegal}}
-  %s = tile.reduce %x sum axis 0 keepdims : tensor<16x8xf32, #mma> -> tensor<1x8xf32, #cols>
-  tilegpu.store %s, %A[%c0, %c0] dims [1] : tensor<1x8xf32, #cols>, !tile.view<?x?xf32>
+  %s = tile.reduce %x sum axis 0 keepdims : tensor<32x8xf32, #mma> -> tensor<1x8xf32, #mma>
+  tilegpu.store %s, %A[%c0, %c0] dims [1] : tensor<1x8xf32, #mma>, !tile.view<?x?xf32>
   return
 }
 
@@ -123,11 +122,11 @@ func.func @copy_ragged_row(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warp
 // -----
 
 #mma = #tilegpu.mma<version = 2, warps = [1, 1]>
-// Layout conversions that move data are not implemented.
+// Layouts over different numbers of warps have no register move.
 func.func @convert_layout(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
   %c0 = arith.constant 0 : i32
   %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<32x8xf32, #mma>
-  // expected-error @+2 {{'tilegpu.convert_layout' op is not lowered between these tile types}}
+  // expected-error @+2 {{'tilegpu.convert_layout' op has no register move from 'tensor<32x8xf32, #tilegpu.mma<version = 2, warps = [1, 1]>>' to 'tensor<32x8xf32, #tilegpu.mma<version = 2, warps = [2, 1]>>'}}
   // expected-error @+1 {{failed to legalize operation 'tilegpu.convert_layout' that was explicitly marked illegal}}
   %y = tilegpu.convert_layout %x : tensor<32x8xf32, #mma> -> tensor<32x8xf32, #tilegpu.mma<version = 2, warps = [2, 1]>>
   tilegpu.store %y, %A[%c0, %c0] dims [0, 1] : tensor<32x8xf32, #tilegpu.mma<version = 2, warps = [2, 1]>>, !tile.view<?x?xf32>

@@ -317,6 +317,22 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
+  if (attr.getName().getValue() == getViewAlignAttrName()) {
+    // The view's base address and every non-unit outer stride (in bytes)
+    // are multiples of it; the innermost stride is 1.
+    auto align = dyn_cast<IntegerAttr>(attr.getValue());
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    if (!align || align.getInt() < 1 || align.getInt() > 16 ||
+        !llvm::isPowerOf2_64(align.getInt()))
+      return op->emitOpError() << "'tile.align' of argument " << argIndex
+                               << " must be a power of two from 1 to 16 "
+                                  "(bytes)";
+    if (func && argIndex < func.getNumArguments() &&
+        !isa<ViewType>(func.getArgumentTypes()[argIndex]))
+      return op->emitOpError() << "'tile.align' of argument " << argIndex
+                               << " belongs on a view argument";
+    return success();
+  }
   if (attr.getName().getValue() != getArgNameAttrName())
     return op->emitOpError() << "unknown tile dialect argument attribute '"
                              << attr.getName().getValue() << "'";
