@@ -35,16 +35,7 @@ public:
       : b(b), loc(loc), base(base), move(move),
         map(getStridedLinearMap(layout, strides)) {
     thread = threadIndex(b, loc, layout, strides, lane, warp);
-    int64_t threadBits = 0;
-    split = llvm::isPowerOf2_64(move.rowSize);
-    for (int64_t c : llvm::concat<int64_t>(map.lanes, map.warps)) {
-      if (c == 0)
-        continue;
-      split &= llvm::isPowerOf2_64(c) && !(threadBits & c);
-      threadBits |= c;
-    }
-    for (int64_t r : map.regs)
-      split &= !(r & threadBits);
+    split = move.splitsByThread(map);
     if (split)
       threadBase = elementPtr(base, paddedOffset(thread));
   }

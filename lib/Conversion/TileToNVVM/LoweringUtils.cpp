@@ -381,20 +381,23 @@ Value lowering::loadElements(OpBuilder &b, Location loc, Type elementType,
 
 void lowering::storeElements(OpBuilder &b, Location loc,
                              ArrayRef<Value> elements, Value ptr) {
-  Type elementType = elements[0].getType();
+  Type elementType = elements.front().getType();
   bool isBool = elementType.isInteger(1);
   Type memType = isBool ? b.getI8Type() : elementType;
   int64_t bytes = std::max<int64_t>(1, memType.getIntOrFloatBitWidth() / 8);
-  SmallVector<Value> values;
-  for (Value e : elements)
-    values.push_back(isBool ? Value(arith::ExtUIOp::create(b, loc, memType, e))
-                            : e);
-  Value value = values[0];
-  if (values.size() > 1)
+  auto toMemory = [&](Value e) -> Value {
+    return isBool ? Value(arith::ExtUIOp::create(b, loc, memType, e)) : e;
+  };
+  Value value;
+  if (elements.size() == 1) {
+    value = toMemory(elements.front());
+  } else {
+    SmallVector<Value> values = llvm::map_to_vector(elements, toMemory);
     value = vector::FromElementsOp::create(
         b, loc, VectorType::get({static_cast<int64_t>(values.size())}, memType),
         values);
-  LLVM::StoreOp::create(b, loc, value, ptr, bytes * values.size());
+  }
+  LLVM::StoreOp::create(b, loc, value, ptr, bytes * elements.size());
 }
 
 Value lowering::mapScalars(OpBuilder &b, Location loc, Value vector,

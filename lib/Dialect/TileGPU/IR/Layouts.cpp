@@ -539,6 +539,20 @@ static unsigned getMoveWidth(const LinearMap &map, int64_t rowSize,
   return 1;
 }
 
+bool RegisterMove::splitsByThread(const LinearMap &map) const {
+  if (!llvm::isPowerOf2_64(rowSize))
+    return false;
+  int64_t threadBits = 0;
+  for (int64_t c : llvm::concat<const int64_t>(map.lanes, map.warps)) {
+    if (c == 0)
+      continue;
+    if (!llvm::isPowerOf2_64(c) || (threadBits & c))
+      return false;
+    threadBits |= c;
+  }
+  return llvm::none_of(map.regs, [&](int64_t r) { return r & threadBits; });
+}
+
 FailureOr<RegisterMove>
 mlir::tilegpu::getRegisterMove(RankedTensorType srcType,
                                RankedTensorType dstType,

@@ -107,7 +107,7 @@ LogicalResult MmaOp::verify() {
 LogicalResult MmaWaitOp::verify() {
   if (getValues().empty())
     return emitOpError() << "waits for at least one value";
-  if (getPending() < 0)
+  if (static_cast<int32_t>(getPending()) < 0)
     return emitOpError() << "pending must be non-negative";
   return success();
 }

@@ -150,6 +150,11 @@ struct RegisterMove {
   int64_t offset(int64_t index) const {
     return index + (index / rowSize) * pad;
   }
+  /// Whether offset(thread index + register index) is offset(thread index)
+  /// + offset(register index) for every thread and register of `map` (a
+  /// side of this move): power-of-two rows, and register and thread bits
+  /// disjoint. Then a thread's addresses are one base plus immediates.
+  bool splitsByThread(const LinearMap &map) const;
 };
 
 /// The move of a tile of `srcType` to `dstType` (a reshape when the shapes
