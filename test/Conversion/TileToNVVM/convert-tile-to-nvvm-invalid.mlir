@@ -151,3 +151,31 @@ func.func @wgmma_padded(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps =
   tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]>
+// Math functions outside the set lowered without libdevice are named.
+func.func @math_sin(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<8x16xf32, #b>
+  // expected-error @+2 {{'math.sin' op is not lowered for the GPU (no libdevice is linked): math functions are exp, exp2, log, log2, tanh, sqrt, rsqrt, floor and ceil on f32/f16/bf16, and fma, absf, copysign, absi}}
+  // expected-error @+1 {{failed to legalize operation 'math.sin' that was explicitly marked illegal}}
+  %y = math.sin %x : tensor<8x16xf32, #b>
+  tilegpu.store %y, %A[%c0, %c0] dims [0, 1] : tensor<8x16xf32, #b>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+// cp.async cannot copy from a view aligned below 4 bytes
+// (tilegpu-assign-layouts stages such operands through registers).
+func.func @copy_narrow(%A: !tile.view<?x?xf16> {tile.align = 2 : i64}) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %buf = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<16x16xf16, #pad>
+  // expected-error @+2 {{'tilegpu.async_copy' op cp.async needs views aligned to 4 bytes at least (this one: 2)}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.async_copy' that was explicitly marked illegal}}
+  tilegpu.async_copy %A[%c0, %c0] dims [0, 1] into %buf : !tile.view<?x?xf16>, !tilegpu.smem<16x16xf16, #pad>
+  return
+}

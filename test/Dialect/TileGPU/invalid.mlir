@@ -515,3 +515,78 @@ func.func @mma_wait_nothing() {
   "tilegpu.mma_wait"() <{pending = 0 : i32}> : () -> ()
   return
 }
+
+//===----------------------------------------------------------------------===//
+// #tilegpu.blocked, convert_layout, local_store
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{threadsPerWarp must multiply to 32, got 16}}
+func.func @blocked_lanes(%t: tensor<16x16xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 4], warpsPerCTA = [1, 1], order = [1, 0]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{blocked layout parameters must be powers of two}}
+func.func @blocked_power(%t: tensor<16x16xf32, #tilegpu.blocked<sizePerThread = [1, 3], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{blocked layout order must be a permutation of the dimensions}}
+func.func @blocked_order(%t: tensor<16x16xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 1]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a blocked layout needs sizePerThread, threadsPerWarp, warpsPerCTA and order of one rank (at least 1)}}
+func.func @blocked_ranks(%t: tensor<16x16xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{warpsPerCTA must multiply to at most 32, got 64}}
+func.func @blocked_warps(%t: tensor<64x16xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [64, 1], order = [1, 0]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a #blocked layout of rank 2 needs a tile of rank 2, got 1}}
+func.func @blocked_tile_rank(%t: tensor<16xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]>>) {
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]>
+func.func @convert_shape(%t: tensor<16x16xf32, #b>) {
+  // expected-error @+1 {{'tilegpu.convert_layout' op changes the layout only: the shape and element type must stay}}
+  %u = tilegpu.convert_layout %t : tensor<16x16xf32, #b> -> tensor<16x8xf32, #b>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]>
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+func.func @local_store_shape(%t: tensor<16x16xf16, #b>, %s: !tilegpu.smem<16x32xf16, #pad>) {
+  // expected-error @+1 {{'tilegpu.local_store' op the value and the shared tile need one shape and element type}}
+  tilegpu.local_store %t, %s : tensor<16x16xf16, #b>, !tilegpu.smem<16x32xf16, #pad>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]>
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+func.func @local_store_ring(%t: tensor<16x16xf16, #b>, %s: !tilegpu.smem<2x16x16xf16, #pad>) {
+  // expected-error @+1 {{'tilegpu.local_store' op stores into one 2-d stage (use subview)}}
+  tilegpu.local_store %t, %s : tensor<16x16xf16, #b>, !tilegpu.smem<2x16x16xf16, #pad>
+  return
+}
