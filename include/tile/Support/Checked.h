@@ -34,9 +34,10 @@ namespace checked {
 /// Parses all of `text` as a decimal integer in [min, max]. On failure
 /// returns nullopt and, when `error` is given, says why in a phrase that
 /// names the accepted range ("expected an integer in [1, 32], got '0'").
-inline std::optional<int64_t>
-parseInt(std::string_view text, int64_t min = INT64_MIN,
-         int64_t max = INT64_MAX, std::string *error = nullptr) {
+inline std::optional<int64_t> parseInt(std::string_view text,
+                                       int64_t min = INT64_MIN,
+                                       int64_t max = INT64_MAX,
+                                       std::string *error = nullptr) {
   auto fail = [&](const std::string &why) -> std::optional<int64_t> {
     if (error)
       *error = why;

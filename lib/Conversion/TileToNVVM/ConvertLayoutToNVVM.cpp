@@ -99,7 +99,7 @@ FailureOr<Value> moveRegisters(ConversionPatternRewriter &rewriter,
   Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
   Type elementType = cast<VectorType>(resultType).getElementType();
   // The previous user of the scratch area may still read it.
-  NVVM::Barrier0Op::create(rewriter, loc);
+  scratchBarrier(rewriter, loc, op);
   SmallVector<Value> elements = unpackVector(rewriter, loc, source);
   ScratchSide writer(rewriter, loc, *base, move, move.src, move.srcStrides,
                      lane, warp);
@@ -107,7 +107,7 @@ FailureOr<Value> moveRegisters(ConversionPatternRewriter &rewriter,
     storeElements(rewriter, loc,
                   ArrayRef<Value>(elements).slice(r, move.writeVec),
                   writer.address(r));
-  NVVM::Barrier0Op::create(rewriter, loc);
+  scratchBarrier(rewriter, loc, op);
   ScratchSide reader(rewriter, loc, *base, move, move.dst, move.dstStrides,
                      lane, warp);
   SmallVector<Value> out;

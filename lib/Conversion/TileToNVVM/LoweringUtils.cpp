@@ -30,6 +30,9 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([ctx](SharedBufferType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, 3);
   });
+  addConversion([ctx](MbarrierType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, 3);
+  });
   // Values crossing the boundary of converted and unconverted IR.
   auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
                         Location loc) -> Value {
@@ -144,6 +147,19 @@ Value lowering::sharedMemoryBase(OpBuilder &b, Location loc, Operation *from) {
   auto global = module.lookupSymbol<LLVM::GlobalOp>(kSharedMemorySymbol);
   assert(global && "the kernel module declares dynamic shared memory");
   return LLVM::AddressOfOp::create(b, loc, global);
+}
+
+LogicalResult
+lowering::replaceBySharedAddress(ConversionPatternRewriter &rewriter,
+                                 Operation *op,
+                                 std::optional<uint64_t> offset) {
+  if (!offset)
+    return op->emitOpError() << "has no offset: run tilegpu-allocate-shared";
+  Value base = sharedMemoryBase(rewriter, op->getLoc(), op);
+  rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+      op, base.getType(), rewriter.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(*offset)});
+  return success();
 }
 
 Value lowering::sharedOffset(OpBuilder &b, Location loc,
@@ -413,4 +429,16 @@ Value lowering::callIntrinsic(OpBuilder &b, Location loc, StringRef name,
   return LLVM::CallIntrinsicOp::create(b, loc, result, b.getStringAttr(name),
                                        args)
       .getResult(0);
+}
+
+void lowering::scratchBarrier(OpBuilder &b, Location loc, Operation *op) {
+  auto threads = op->getAttrOfType<IntegerAttr>(kBarrierThreadsAttrName);
+  if (!threads) {
+    NVVM::Barrier0Op::create(b, loc);
+    return;
+  }
+  // The id tilegpu-warp-specialize gives the consumers' barriers.
+  NVVM::BarrierOp::create(b, loc, TypeRange{}, i32Const(b, loc, 1),
+                          i32Const(b, loc, threads.getInt()),
+                          NVVM::BarrierReductionAttr(), Value());
 }

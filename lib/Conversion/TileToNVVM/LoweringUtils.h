@@ -71,6 +71,12 @@ Value callIntrinsic(OpBuilder &b, Location loc, StringRef name, Type result,
 
 /// Base of the block's dynamic shared memory (!llvm.ptr<3>).
 Value sharedMemoryBase(OpBuilder &b, Location loc, Operation *from);
+/// Replaces an allocation op (tilegpu.alloc, tilegpu.mbarrier_alloc) by its
+/// address in the dynamic shared memory, `offset` bytes in; fails at the op
+/// when tilegpu-allocate-shared has not set the offset.
+LogicalResult replaceBySharedAddress(ConversionPatternRewriter &rewriter,
+                                     Operation *op,
+                                     std::optional<uint64_t> offset);
 /// Element offset (i32) of element (t0 + c0, t1 + c1) of a swizzled shared
 /// tile, where t0/t1 are thread-dependent values and c0/c1 constants.
 /// `threadChunkBits` bounds the thread part of the contiguous coordinate,
@@ -124,6 +130,17 @@ Value threadIndex(OpBuilder &b, Location loc, const tilegpu::RegisterLayout &l,
 /// failure (reported at the op) when it has none.
 FailureOr<Value> scratchBase(OpBuilder &b, Location loc, Operation *op);
 
+/// Name of the attribute the conversion puts on ops that synchronize the
+/// block around their scratch area inside a warp-specialized kernel's
+/// consumers: the consumer thread count (the producer warps do not come).
+constexpr llvm::StringLiteral kBarrierThreadsAttrName =
+    "tilegpu.barrier_threads";
+
+/// A barrier over the threads that run `op`: bar.sync 0 for the whole
+/// block, or named barrier 1 over the consumer threads in a
+/// warp-specialized kernel (tilegpu.barrier_threads).
+void scratchBarrier(OpBuilder &b, Location loc, Operation *op);
+
 /// The largest power of two known to divide the i32 value `v` (constants,
 /// products, sums and shifts of them; 2^30 for 0, 1 when unknown).
 int64_t knownDivisor(Value v);
@@ -162,6 +179,8 @@ void populateGlobalAccessPatterns(TileTypeConverter &converter,
                                   RewritePatternSet &patterns);
 void populateMathPatterns(TileTypeConverter &converter,
                           RewritePatternSet &patterns);
+void populateBarrierPatterns(TileTypeConverter &converter,
+                             RewritePatternSet &patterns);
 
 } // namespace lowering
 } // namespace tile

@@ -170,10 +170,10 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
       return LLVM::GEPOp::create(rewriter, loc, base->getType(), i8, *base,
                                  ValueRange{bytes});
     };
-    NVVM::Barrier0Op::create(rewriter, loc);
+    scratchBarrier(rewriter, loc, op);
     for (auto [reg, value] : llvm::enumerate(partial))
       LLVM::StoreOp::create(rewriter, loc, value, slot(k, reg), 4);
-    NVVM::Barrier0Op::create(rewriter, loc);
+    scratchBarrier(rewriter, loc, op);
     for (auto [reg, value] : llvm::enumerate(partial)) {
       Value total;
       for (int64_t w = 0; w < axisWarps; ++w) {

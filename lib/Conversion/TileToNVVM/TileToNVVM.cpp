@@ -35,7 +35,8 @@ constexpr llvm::StringLiteral kKernelModuleName = "tile_kernels";
 
 bool hasTileTypes(Operation *op) {
   auto isTileType = [](Type t) {
-    return isa<RankedTensorType, ViewType, tilegpu::SharedBufferType>(t);
+    return isa<RankedTensorType, ViewType, tilegpu::SharedBufferType,
+               tilegpu::MbarrierType>(t);
   };
   return llvm::any_of(op->getOperandTypes(), isTileType) ||
          llvm::any_of(op->getResultTypes(), isTileType);
@@ -75,6 +76,22 @@ void recordViewAlignment(func::FuncOp kernel) {
               arg.getArgNumber(), TileDialect::getViewAlignAttrName()))
         op->setAttr(kViewAlignAttrName, align);
     }
+  });
+}
+
+/// Ops that synchronize the block around their scratch area but run in
+/// the consumers of a warp-specialized kernel synchronize the consumers
+/// only (the producer warps never reach them).
+void recordConsumerBarriers(func::FuncOp kernel) {
+  kernel.walk([&](tilegpu::WarpSpecializeOp ws) {
+    int64_t threads =
+        static_cast<int64_t>(ws.getConsumerWarps()) * tilegpu::kWarpSize;
+    ws.getConsumers().walk([&](Operation *op) {
+      if (tilegpu::getScratchBytes(op) > 0)
+        op->setAttr(
+            kBarrierThreadsAttrName,
+            IntegerAttr::get(IntegerType::get(op->getContext(), 32), threads));
+    });
   });
 }
 
@@ -202,6 +219,7 @@ struct ConvertTileToNVVMPass
           if (auto occ = dyn_cast_or_null<IntegerAttr>(hints.get("occupancy")))
             kernel->setAttr("tilegpu.occupancy", occ);
       recordViewAlignment(kernel);
+      recordConsumerBarriers(kernel);
       if (failed(outlineKernel(kernel, gpuModule)))
         return signalPassFailure();
     }
@@ -227,6 +245,7 @@ struct ConvertTileToNVVMPass
     populateReducePatterns(converter, patterns);
     populateGlobalAccessPatterns(converter, patterns);
     populateMathPatterns(converter, patterns);
+    populateBarrierPatterns(converter, patterns);
     for (gpu::GPUFuncOp func : gpuModule.getOps<gpu::GPUFuncOp>())
       insertProxyFences(func);
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))

@@ -1,11 +1,12 @@
 //===- AllocateShared.cpp - shared-memory offsets -------------------------===//
 //
-// tilegpu-allocate-shared: every tilegpu.alloc gets an offset into the
-// block's dynamic shared memory. Buffers live for the whole kernel (the
-// kernels here allocate a handful), so this is a bump allocator. Ops that
-// need scratch while they run (layout conversions through shared memory,
-// reductions across warps) share one area after the buffers: each such op
-// starts with a barrier, so one's scratch is free when the next writes.
+// tilegpu-allocate-shared: every tilegpu.alloc and mbarrier group gets an
+// offset into the block's dynamic shared memory. Buffers live for the whole
+// kernel (the kernels here allocate a handful), so this is a bump allocator.
+// Ops that need scratch while they run (layout conversions through shared
+// memory, reductions across warps) share one area after the buffers: each
+// such op starts with a barrier, so one's scratch is free when the next
+// writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,12 @@ struct TileGPUAllocateSharedPass
                                                        : kSharedAlignment);
       alloc.setOffsetAttr(b.getI64IntegerAttr(offset));
       offset += type.getTileBytes() * type.getNumStages();
+    });
+    // mbarriers: 8 bytes each, 8-byte aligned, after the tiles.
+    func.walk([&](MbarrierAllocOp alloc) {
+      offset = llvm::alignTo(offset, 8);
+      alloc.setOffsetAttr(b.getI64IntegerAttr(offset));
+      offset += 8 * alloc.getType().getCount();
     });
     int64_t scratch = 0;
     SmallVector<Operation *> scratchUsers;

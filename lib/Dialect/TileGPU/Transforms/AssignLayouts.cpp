@@ -536,9 +536,11 @@ LogicalResult LayoutAssigner::run() {
   func->setAttr(
       "tilegpu.num_warps",
       IntegerAttr::get(IntegerType::get(func.getContext(), 32), numWarps));
-  func->setAttr("tilegpu.mma_version",
-                IntegerAttr::get(IntegerType::get(func.getContext(), 32),
-                                 mmaLayout.getVersion()));
+  // The tensor-core instruction, for kernels that have one.
+  if (!mmas.empty())
+    func->setAttr("tilegpu.mma_version",
+                  IntegerAttr::get(IntegerType::get(func.getContext(), 32),
+                                   mmaLayout.getVersion()));
   return success();
 }
 
