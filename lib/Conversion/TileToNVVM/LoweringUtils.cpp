@@ -2,6 +2,8 @@
 
 #include "LoweringUtils.h"
 
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -378,7 +380,7 @@ int64_t lowering::knownDivisor(Value v) {
 int64_t lowering::getAccessAlign(Operation *op) {
   if (auto align = op->getAttrOfType<IntegerAttr>(kViewAlignAttrName))
     return align.getInt();
-  return 16;
+  return kDefaultViewAlign;
 }
 
 Value lowering::loadElements(OpBuilder &b, Location loc, Type elementType,

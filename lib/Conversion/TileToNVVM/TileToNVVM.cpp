@@ -10,6 +10,7 @@
 
 #include "LoweringUtils.h"
 
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -72,8 +73,8 @@ void recordViewAlignment(func::FuncOp kernel) {
       if (!arg || !isa<ViewType>(arg.getType()) ||
           arg.getOwner() != &kernel.getBody().front())
         continue;
-      if (auto align = kernel.getArgAttrOfType<IntegerAttr>(
-              arg.getArgNumber(), TileDialect::getViewAlignAttrName()))
+      if (auto align = kernel.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                            kAlignArgAttrName))
         op->setAttr(kViewAlignAttrName, align);
     }
   });

@@ -213,3 +213,34 @@ func.func @math(%X: !tile.view<?x?xf32>, %H: !tile.view<?x?xf16>, %S: !tile.view
   tilegpu.store %st, %X[%c0, %c0] dims [0, 1] : tensor<8x16xf32, #b>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+#b8 = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
+// Inside the consumers of a warp-specialized kernel the barriers around the
+// scratch area synchronize the 256 consumer threads only (named barrier 1,
+// the id tilegpu-warp-specialize gives the consumers): the producer warps
+// never reach them, so a bar.sync 0 of the whole block would hang.
+// CHECK-LABEL: gpu.func @reduce_in_consumers
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK-NOT: nvvm.barrier0
+// CHECK: %[[N:.*]] = arith.constant 256 : i32
+// CHECK-NEXT: %[[ID:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: nvvm.barrier id = %[[ID]] number_of_threads = %[[N]]
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: %[[N2:.*]] = arith.constant 256 : i32
+// CHECK-NEXT: %[[ID2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: nvvm.barrier id = %[[ID2]] number_of_threads = %[[N2]]
+// CHECK-NOT: nvvm.barrier0
+// CHECK: gpu.return
+func.func @reduce_in_consumers(%s: !tile.view<?xf32>) attributes {tilegpu.num_warps = 12 : i32} {
+  %c0 = arith.constant 0 : i32
+  tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.named_barrier 2, 128 arrive
+  } consumers(warps = 8, regs = 232) {
+    %t = tile.full 1.0 shape [32, 64] : tensor<32x64xf32, #b8>
+    %r = tile.reduce %t sum axis 0 {tilegpu.scratch_offset = 0 : i64} : tensor<32x64xf32, #b8> -> tensor<64xf32, #tilegpu.slice<dim = 0, parent = #b8>>
+    tilegpu.store %r, %s[%c0] dims [0] : tensor<64xf32, #tilegpu.slice<dim = 0, parent = #b8>>, !tile.view<?xf32>
+  }
+  return
+}

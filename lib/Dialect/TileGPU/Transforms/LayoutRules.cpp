@@ -6,6 +6,8 @@
 
 #include "LayoutRules.h"
 
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
@@ -141,10 +143,10 @@ int64_t mlir::tilegpu::getViewAlign(Value view) {
   auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
   if (!func || arg.getOwner() != &func.getFunctionBody().front())
     return elementBytes;
-  if (auto align = func.getArgAttrOfType<IntegerAttr>(
-          arg.getArgNumber(), tile::TileDialect::getViewAlignAttrName()))
+  if (auto align = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                      tile::kAlignArgAttrName))
     return align.getInt();
-  return 16;
+  return tile::kDefaultViewAlign;
 }
 
 unsigned mlir::tilegpu::getVectorElements(Type type, int64_t bytes) {

@@ -7,6 +7,8 @@
 
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
+
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
@@ -35,7 +37,7 @@ struct TileGPUSetViewAlignPass
                        << static_cast<int>(viewAlign);
       return signalPassFailure();
     }
-    StringRef name = tile::TileDialect::getViewAlignAttrName();
+    StringRef name = tile::kAlignArgAttrName;
     Builder b(func.getContext());
     for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
       if (isa<tile::ViewType>(type) && !func.getArgAttr(i, name))

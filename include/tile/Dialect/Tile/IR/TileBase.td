@@ -41,9 +41,6 @@ def Tile_Dialect : Dialect {
     static constexpr llvm::StringLiteral getParamsAttrName() { return "tile.params"; }
     /// Name of the argument attribute that gives a kernel argument its name.
     static constexpr llvm::StringLiteral getArgNameAttrName() { return "tile.name"; }
-    /// Name of the argument attribute that gives the alignment (bytes) a
-    /// kernel assumes for a view argument (the ABI's "align", contract C2).
-    static constexpr llvm::StringLiteral getViewAlignAttrName() { return "tile.align"; }
     /// Name of the unit attribute tile-split-loop puts on the loops that keep
     /// the condition it split on, so that it does not split them again.
     static constexpr llvm::StringLiteral getSplitRemainderAttrName() {

@@ -94,7 +94,7 @@ def TileGPUSetViewAlign : Pass<"tilegpu-set-view-align", "::mlir::func::FuncOp">
     ```
   }];
   let options = [
-    Option<"viewAlign", "view-align", "int", "16",
+    Option<"viewAlign", "view-align", "int", "tile::kDefaultViewAlign",
            "Alignment (bytes, a power of two from 1 to 16) assumed for view "
            "arguments without tile.align">
   ];
