@@ -115,11 +115,11 @@ bool isKernelName(StringRef name) {
 
 /// The kernel's signature, parameters and launch rules, after the tile stage.
 void describeTileKernel(ModuleOp module, func::FuncOp kernel, StringRef chip,
-                        BundleInfo &info) {
+                        int64_t viewAlign, BundleInfo &info) {
   llvm::raw_string_ostream os(info.tileIR);
   module.print(os);
-  info.described =
-      succeeded(tile::describeKernelForBundle(kernel, info.manifest));
+  info.described = succeeded(
+      tile::describeKernelForBundle(kernel, info.manifest, viewAlign));
   info.manifest.occupancy =
       tilegpu::getLaunchHint(kernel, "occupancy", chip, 1);
 }
@@ -372,7 +372,7 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
         auto func = at.lookupSymbol<func::FuncOp>(kernelName);
         // Only a bundle needs the ABI (and reports what it cannot carry).
         if (stage == tile::Stage::Tile && func && emit == "bundle")
-          describeTileKernel(at, func, chip, info);
+          describeTileKernel(at, func, chip, options.viewAlign, info);
         if (stage == tile::Stage::TileGPU && func)
           describeTileGPUKernel(func, info);
         if (stage == emitStage() && emit != "bundle" &&
