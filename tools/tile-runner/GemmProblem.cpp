@@ -146,7 +146,7 @@ public:
     check.outputs.push_back(oc);
     check.reference = "float64 host reference (GemmProblem.cpp)";
     check.rule = "|C - ref| <= 2 u |ref| + 4 sqrt(K) u_f32 |scale| "
-                 "sum|a b| (Tolerance.h)";
+                 "sum|a b| + a (Tolerance.h)";
     check.rowsChecked = check.rowsTotal = mSize;
     (void)error;
     return true;

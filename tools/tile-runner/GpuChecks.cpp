@@ -353,7 +353,7 @@ std::string checkRows(const Gpu &gpu, Reference &ref,
                       &scale, &rowsPtr, &refPtr,  &tolPtr};
     TRY(launch(api, ref.gemm, {(nSize + 127) / 128, numRows, 1}, {128, 1, 1}, 0,
                params));
-    c.rule = "|C - ref| <= 2 u |ref| + 4 sqrt(K) u_f32 |scale| sum|a b| "
+    c.rule = "|C - ref| <= 2 u |ref| + 4 sqrt(K) u_f32 |scale| sum|a b| + a "
              "(Tolerance.h)";
     c.reference = "GPU float64 GEMM (reference.cu)";
   } else if (name == "softmax") {
@@ -379,7 +379,7 @@ std::string checkRows(const Gpu &gpu, Reference &ref,
     TRY(launch(api, ref.layernorm, {numRows, 1, 1}, {kRefBlockThreads, 1, 1}, 0,
                params));
     c.rule = "|Y - ref| <= 2 u |ref| + (1e-5 + 4 sqrt(N) u_f32) (|xhat w| + "
-             "|b|); Mean, Rstd relative (Tolerance.h)";
+             "|b|) + a; Mean, Rstd relative (Tolerance.h)";
     c.reference = "GPU float64 LayerNorm (reference.cu)";
   }
   TRY(synchronize(api, "the " + name + " reference kernel"));

@@ -162,7 +162,7 @@ public:
       check.outputs.push_back(orr);
     check.reference = "float64 host reference (RowProblems.cpp)";
     check.rule = "|Y - ref| <= 2 u |ref| + (1e-5 + 4 sqrt(N) u_f32) (|xhat w| "
-                 "+ |b|); Mean, Rstd relative (Tolerance.h)";
+                 "+ |b|) + a; Mean, Rstd relative (Tolerance.h)";
     check.rowsChecked = check.rowsTotal = mSize;
     return true;
   }

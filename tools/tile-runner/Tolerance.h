@@ -5,19 +5,21 @@
 // cpu backend). `u` is the unit roundoff of the output dtype (2^-11 f16,
 // 2^-8 bf16, 2^-24 f32), `uf` that of the f32 arithmetic the kernels do.
 //
-//  - gemm:  |C - ref| <= 2 u |ref| + 4 sqrt(K) uf |scale| sum_k |a_ik b_kj|
+//  - gemm:  |C - ref| <= 2 u |ref| + 4 sqrt(K) uf |scale| sum_k |a_ik b_kj| + a
 //           (+ 2^-10 (|ref| + 2^-10) for GELU-tanh, whose tanh may be an
-//           approximation). The first term is the rounding of the output;
+//           approximation). The first term is the rounding of the output
+//           (a, the output's subnormal spacing, for values below its
+//           normal range: 2^-24 for f16, 2^-133 bf16, 2^-149 f32);
 //           the second bounds f32 accumulation of K products, whose error
 //           grows like sqrt(K) for rounding errors of random sign (Higham,
 //           "Accuracy and Stability of Numerical Algorithms", 3.1), with a
 //           factor 4 of margin, relative to the magnitude of the terms.
 //  - softmax: |Y - ref| <= (2 u + r) |ref| + a, r = 1e-5 + 4 sqrt(N) uf
-//           (f32 exp and a sum of N terms), a = 2^-24 for f16 (its
-//           subnormal spacing: softmax values of long rows are tiny), else
-//           1e-30.
-//  - layernorm: |Y - ref| <= 2 u |ref| + r (|xhat w| + |b|), with r as
-//           above (the f32 mean and variance), xhat = (x - mean) * rstd;
+//           (f32 exp and a sum of N terms), a as above (softmax values of
+//           long rows are tiny).
+//  - layernorm: |Y - ref| <= 2 u |ref| + r (|xhat w| + |b|) + a, with r
+//           and a as above (the f32 mean and variance), xhat = (x - mean) *
+//           rstd;
 //           Mean: r (|mean| + 1 / rstd); Rstd: r rstd.
 // NaN, Inf and unwritten outputs always fail, whatever the tolerance.
 //
@@ -43,11 +45,19 @@ TILE_HD inline double refUnitRoundoff(int dtype) {
   return dtype == kRefF16 ? 0x1p-11 : dtype == kRefBF16 ? 0x1p-8 : 0x1p-24;
 }
 
+/// The spacing of the output dtype's subnormals: the absolute rounding
+/// error of a result below its normal range (an f16 output of 1e-7 is a
+/// multiple of 2^-24).
+TILE_HD inline double refSubnormalSpacing(int dtype) {
+  return dtype == kRefF16 ? 0x1p-24 : dtype == kRefBF16 ? 0x1p-133 : 0x1p-149;
+}
+
 TILE_HD inline double gemmTolerance(double ref, double absTerms, double scale,
                                     int k, int outDtype, int activation) {
   double u = refUnitRoundoff(outDtype);
   double tol = 2 * u * fabs(ref) +
-               4 * sqrt(double(k)) * 0x1p-24 * fabs(scale) * absTerms;
+               4 * sqrt(double(k)) * 0x1p-24 * fabs(scale) * absTerms +
+               refSubnormalSpacing(outDtype);
   if (activation == 2)
     tol += 0x1p-10 * (fabs(ref) + 0x1p-10);
   return tol;
@@ -60,14 +70,13 @@ TILE_HD inline double rowStatError(long long n) {
 
 TILE_HD inline double softmaxTolerance(double ref, long long n, int dtype) {
   double u = refUnitRoundoff(dtype);
-  double a = dtype == kRefF16 ? 0x1p-24 : 1e-30;
-  return (2 * u + rowStatError(n)) * fabs(ref) + a;
+  return (2 * u + rowStatError(n)) * fabs(ref) + refSubnormalSpacing(dtype);
 }
 
 TILE_HD inline double layernormTolerance(double ref, double xhatW, double b,
                                          long long n, int dtype) {
   return 2 * refUnitRoundoff(dtype) * fabs(ref) +
-         rowStatError(n) * (fabs(xhatW) + fabs(b)) + 1e-30;
+         rowStatError(n) * (fabs(xhatW) + fabs(b)) + refSubnormalSpacing(dtype);
 }
 
 } // namespace runner

@@ -3,6 +3,7 @@
 #include "Problem.h"
 #include "Prepare.h"
 #include "Report.h"
+#include "Tolerance.h"
 
 #include <gtest/gtest.h>
 
@@ -210,3 +211,20 @@ TEST(Problem, Flops) {
 }
 
 } // namespace
+
+// An f16 output below the normal range is a multiple of 2^-24: 3.6e-9 rounds
+// to 0 and 1.39e-7 to 1.19e-7, both correct roundings the rules must accept
+// (the H200 sweep of 2026-12-01 failed gemm K = 1 and RMSNorm on exactly
+// these); a wrong value of normal size must still fail.
+TEST(Tolerance, SubnormalOutputs) {
+  using namespace tile::runner;
+  EXPECT_GE(gemmTolerance(3.624e-9, 3.624e-9, 1.0, 1, kRefF16, 0), 3.624e-9);
+  EXPECT_GE(layernormTolerance(1.3921e-7, 1.3921e-7, 0, 1024, kRefF16),
+            1.3921e-7 - 1.19209e-7);
+  EXPECT_GE(softmaxTolerance(1e-8, 32768, kRefF16), 1e-8);
+  EXPECT_LT(gemmTolerance(1.0, 1.0, 1.0, 64, kRefF16, 0), 0.01);
+  EXPECT_LT(layernormTolerance(1.0, 1.0, 0, 1024, kRefF16), 0.01);
+  // bf16 and f32 have subnormals far below any value these kernels produce.
+  EXPECT_LT(gemmTolerance(1e-30, 1e-30, 1.0, 1, kRefBF16, 0), 1e-31);
+  EXPECT_LT(layernormTolerance(1e-38, 1e-38, 0, 1, kRefF32), 1e-38);
+}
