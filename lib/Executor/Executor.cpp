@@ -567,9 +567,9 @@ private:
 
 } // namespace
 
-/// The largest tile the executor allocates (256 MiB of floats): a kernel
-/// with a bigger one is refused instead of exhausting the host's memory.
-static constexpr int64_t kMaxTileElements = int64_t(1) << 26;
+// The largest tile the executor allocates is tile::kMaxTileElements (256 MiB
+// of floats): a kernel with a bigger one is refused instead of exhausting
+// the host's memory.
 
 FailureOr<unsigned> Compiler::define(Value value, Operation *at) {
   Type type = value.getType();
@@ -594,11 +594,20 @@ FailureOr<unsigned> Compiler::define(Value value, Operation *at) {
                              << tensor.getElementType() << " in " << type;
     slot.kind = *kind;
     slot.shape = tensor.getShape();
-    slot.size = tensor.getNumElements();
-    if (slot.size > kMaxTileElements)
-      return at->emitError() << "tile executor: tile " << type << " has "
-                             << slot.size << " elements, more than the "
-                             << kMaxTileElements << " the executor holds";
+    // getNumElements() would overflow for shapes such as 2^32 x 2^32.
+    int64_t elements = 1;
+    bool overflow = false;
+    for (int64_t dim : tensor.getShape())
+      overflow |= llvm::MulOverflow(elements, dim, elements);
+    std::optional<int64_t> size =
+        overflow ? std::nullopt : std::optional<int64_t>(elements);
+    if (!size || *size > kMaxTileElements)
+      return at->emitError()
+             << "tile executor: tile " << type << " has "
+             << (size ? std::to_string(*size) : std::string("more than 2^63"))
+             << " elements, more than the " << kMaxTileElements
+             << " the executor holds";
+    slot.size = *size;
   } else {
     std::optional<EK> kind = getValueKind(type);
     if (!kind)

@@ -77,6 +77,11 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   func.addPass(tilegpu::createTileGPUAllocateShared(allocOptions));
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
+  // Before ptxas: registers and launch hints the chip cannot hold.
+  tilegpu::TileGPUCheckResourcesOptions checkOptions;
+  checkOptions.chip = options.chip;
+  checkOptions.maxRegisters = options.maxRegisters;
+  func.addPass(tilegpu::createTileGPUCheckResources(checkOptions));
 }
 
 void mlir::tile::buildTileGPUToPTXPipeline(OpPassManager &pm,

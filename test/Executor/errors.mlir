@@ -89,11 +89,20 @@ func.func @f64(%x: f32) {
   return
 }
 
-// Tiles too large for the host are refused before anything runs.
+// Tiles too large for the host are refused before anything runs, with
+// element counts that do not overflow (issue 11: "has
+// -9223372036854775808 elements"). Ops with a shape spec refuse them in
+// their verifier (test/Dialect/Tile/IR/invalid-sizes.mlir).
 // RUN: not tile-exec %s --kernel=huge 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not tile-exec %s --kernel=overflow 2>&1 | FileCheck %s --check-prefix=OVERFLOW
 func.func @huge() {
   // HUGE: errors.mlir:[[@LINE+1]]:8: error: tile executor: tile 'tensor<65536x65536xf32>' has 4294967296 elements, more than the 67108864 the executor holds
-  %x = tile.full 1.0 shape [65536, 65536] : tensor<65536x65536xf32>
+  %x = arith.constant dense<1.0> : tensor<65536x65536xf32>
+  return
+}
+func.func @overflow() {
+  // OVERFLOW: errors.mlir:[[@LINE+1]]:8: error: tile executor: tile 'tensor<4294967296x4294967296xf32>' has more than 2^63 elements, more than the 67108864 the executor holds
+  %x = arith.constant dense<1.0> : tensor<4294967296x4294967296xf32>
   return
 }
 

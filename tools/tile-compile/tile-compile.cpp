@@ -15,6 +15,7 @@
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Support/SourceFile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -99,6 +100,16 @@ static cl::opt<int> ptxasOptLevel(
              "schedule less aggressively and can avoid spills in kernels at "
              "the register limit"),
     cl::init(3), cl::cat(category));
+static cl::opt<int64_t> maxRegisters(
+    "max-registers",
+    cl::desc("Refuse a kernel whose live tiles need more 32-bit registers per "
+             "thread than this (an estimate from the tile layouts; a thread "
+             "has 255)"),
+    cl::init(1024), cl::cat(category));
+static cl::opt<unsigned> ptxasTimeout(
+    "ptxas-timeout",
+    cl::desc("Seconds ptxas may take before the compilation is abandoned"),
+    cl::init(300), cl::cat(category));
 static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"),
                              cl::init(false), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress output"),
@@ -183,10 +194,12 @@ std::string findPtxas() {
   return "";
 }
 
-/// Runs ptxas -v; fills the manifest's `ptxas` section. Returns false (with
-/// the log printed) when ptxas rejects the PTX.
+/// Runs ptxas -v, for at most --ptxas-timeout seconds; fills the manifest's
+/// `ptxas` section. When ptxas fails or runs out of time, reports it with
+/// ptxas's log as an error at the kernel (`kernelLoc`) and returns false.
 bool assemble(StringRef ptxas, StringRef ptxFile, StringRef cubinFile,
-              llvm::json::Object &stats) {
+              llvm::json::Object &stats, Location kernelLoc, int64_t occupancy,
+              int64_t threads) {
   SmallString<128> logFile;
   llvm::sys::fs::createTemporaryFile("ptxas", "log", logFile);
   std::string arch = "-arch=" + chip.getValue();
@@ -196,15 +209,30 @@ bool assemble(StringRef ptxas, StringRef ptxFile, StringRef cubinFile,
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logFile),
                                           StringRef(logFile)};
   std::string error;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0,
-                                     &error);
-  auto log = llvm::MemoryBuffer::getFile(logFile);
-  std::string text = log ? (*log)->getBuffer().str() : "";
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
+                                     ptxasTimeout, 0, &error);
+  auto logBuffer = llvm::MemoryBuffer::getFile(logFile);
+  std::string text = logBuffer ? (*logBuffer)->getBuffer().str() : "";
   llvm::sys::fs::remove(logFile);
+  StringRef log = StringRef(text).trim();
+  if (rc == -2) {
+    emitError(kernelLoc) << "ptxas did not finish within "
+                         << ptxasTimeout.getValue()
+                         << " s (--ptxas-timeout): the kernel is likely too "
+                            "large for its warps; use more warps or smaller "
+                            "tiles";
+    return false;
+  }
   if (rc != 0) {
-    llvm::errs() << "tile-compile: ptxas failed (" << rc << ")"
-                 << (error.empty() ? "" : ": " + error) << "\n"
-                 << text;
+    InFlightDiagnostic diag = emitError(kernelLoc);
+    diag << "ptxas rejected the kernel (" << ptxas << ", exit status " << rc
+         << (error.empty() ? "" : ", " + error) << ")"
+         << (log.empty() ? "" : ":\n") << log;
+    if (occupancy > 1)
+      diag.attachNote() << "the occupancy hint " << occupancy << " with "
+                        << threads << " threads a block leaves ptxas at most "
+                        << 65536 / (occupancy * threads)
+                        << " registers per thread";
     return false;
   }
   auto grab = [&](StringRef pattern) -> int64_t {
@@ -252,11 +280,40 @@ LogicalResult compile(MLIRContext &context) {
     llvm::errs() << "tile-compile: give the bundle directory with -o\n";
     return failure();
   }
+  // The hint verifier's range; a negative value is not "the kernel's hint".
+  if (occupancy < 0 || occupancy > 32) {
+    llvm::errs() << "tile-compile: --occupancy must be in [0, 32] (0: the "
+                    "kernel's hint), got "
+                 << occupancy << "\n";
+    return failure();
+  }
+  if (ptxasOptLevel < 0 || ptxasOptLevel > 3) {
+    llvm::errs() << "tile-compile: --ptxas-O must be 0, 1, 2 or 3, got "
+                 << ptxasOptLevel << "\n";
+    return failure();
+  }
+  if (maxRegisters < 1) {
+    llvm::errs() << "tile-compile: --max-registers must be positive, got "
+                 << maxRegisters << "\n";
+    return failure();
+  }
+  if (ptxasTimeout == 0) {
+    llvm::errs() << "tile-compile: --ptxas-timeout must be at least 1 s\n";
+    return failure();
+  }
   Progress progress;
+  std::string readError;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::tile::readSourceFile(inputFile.getValue(), readError);
+  if (!input) {
+    llvm::errs() << "tile-compile: " << readError << "\n";
+    return failure();
+  }
   llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile.getValue(), sourceMgr, &context);
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
     return failure();
   progress.step("parse");
@@ -313,6 +370,8 @@ LogicalResult compile(MLIRContext &context) {
     for (Attribute e : g)
       grid.push_back(cast<StringAttr>(e).str());
   int64_t occupancyHint = tilegpu::getLaunchHint(kernel, "occupancy", chip, 1);
+  // The conversion to NVVM replaces the kernel; ptxas errors point here.
+  Location kernelLoc = kernel.getLoc();
 
   tile::GPUPipelineOptions gpuOptions;
   gpuOptions.chip = chip;
@@ -320,6 +379,7 @@ LogicalResult compile(MLIRContext &context) {
   gpuOptions.stages = stages;
   gpuOptions.sharedLayout = sharedLayout;
   gpuOptions.mmaVersion = mmaVersion;
+  gpuOptions.maxRegisters = maxRegisters;
   PassManager gpuPM(&context, ModuleOp::getOperationName());
   tile::buildTileToTileGPUPipeline(gpuPM, gpuOptions);
   if (failed(applyPassManagerCLOptions(gpuPM)) || failed(gpuPM.run(*module)))
@@ -362,9 +422,6 @@ LogicalResult compile(MLIRContext &context) {
     llvm::outs() << ptx;
     return success();
   }
-  if (ptxasOptLevel < 0 || ptxasOptLevel > 3)
-    return module->emitError() << "--ptxas-O must be 0, 1, 2 or 3";
-
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
     llvm::errs() << "tile-compile: cannot create " << outputDir << ": "
                  << ec.message() << "\n";
@@ -409,7 +466,8 @@ LogicalResult compile(MLIRContext &context) {
                         "(the runner JIT-compiles the PTX)\n";
     } else {
       llvm::json::Object stats;
-      if (!assemble(ptxas, path("kernel.ptx"), path("kernel.cubin"), stats))
+      if (!assemble(ptxas, path("kernel.ptx"), path("kernel.cubin"), stats,
+                    kernelLoc, occupancyHint, warps * 32))
         return failure();
       manifest["cubin"] = "kernel.cubin";
       manifest["ptxas"] = std::move(stats);

@@ -42,6 +42,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
       llvm::cl::init(3)};
+  PassOptions::Option<int64_t> maxRegisters{
+      *this, "max-registers",
+      llvm::cl::desc("Refuse kernels whose live tiles need more 32-bit "
+                     "registers per thread (tilegpu-check-resources)"),
+      llvm::cl::init(1024)};
   PassOptions::Option<bool> emitBinary{
       *this, "emit-binary",
       llvm::cl::desc("Serialize the gpu.module to PTX (gpu-module-to-binary)"),
