@@ -95,6 +95,17 @@ inline std::optional<double> parseDouble(std::string_view text,
   };
   if (s.empty() || std::isspace(static_cast<unsigned char>(s[0])))
     return fail("expected a number, got '" + s + "'");
+  // Decimal only, as integers are: strtod would also take hex ("0x10"),
+  // "infinity" and "nan(...)". Non-finite values are spelled inf, nan.
+  std::string_view body(s);
+  if (!body.empty() && (body[0] == '+' || body[0] == '-'))
+    body.remove_prefix(1);
+  bool keyword = body == "inf" || body == "nan";
+  if (!keyword)
+    for (char c : body)
+      if (!(c >= '0' && c <= '9') && c != '.' && c != 'e' && c != 'E' &&
+          c != '+' && c != '-')
+        return fail("expected a number, got '" + s + "'");
   char *end = nullptr;
   errno = 0;
   double value = std::strtod(s.c_str(), &end);
