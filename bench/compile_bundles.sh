@@ -57,6 +57,13 @@ check)
   variant "ov-f16-d128-m128n64-n" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" "--tile-pipeline=$O3{overlap-mma=true}"
   variant "ov-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" "--tile-pipeline=$O3{overlap-mma=true}"
   variant "ov-nosplit-f16-d128-m128n128-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
+  # The Hopper pipeline's switches on ragged shapes: mbarrier stages without
+  # the producer warpgroup, and the block-wide barriers of before.
+  variant "mb-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --warp-specialize=off --tile-pipeline=$O3
+  variant "mb-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --warp-specialize=off --tile-pipeline=$O3
+  variant "bar-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --warp-specialize=off --sync=barrier --tile-pipeline=$O3
+  variant "ws-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tile-pipeline=$O3
+  variant "ws-r24-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --producer-regs=24 --tile-pipeline=$O3
   # wgmma with N = 96 (not a power of two) on ragged shapes.
   variant "o3-f16-d128-m128n96-c" "TILE_M=128,TILE_N=96,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tile-pipeline=$O3
   ;;
@@ -84,6 +91,17 @@ perf)
       "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
     variant "ov-m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 \
       "--tile-pipeline=tile-O3{overlap-mma=true}"
+    # The Hopper pipeline's switches (sm_90a defaults: mbarrier stages and a
+    # producer warpgroup, 40/232 registers): without the producer, without
+    # mbarriers, 3 stages, a 24-register producer.
+    variant "mb-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      --warp-specialize=off --tile-pipeline=$O3
+    variant "bar-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      --warp-specialize=off --sync=barrier --tile-pipeline=$O3
+    variant "ws-m128n128-w8-s3-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=3 \
+      --tile-pipeline=$O3
+    variant "wsov-m128n128-w8-s2-r24-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      --producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
     variant "sync-m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --mma-version=2 \
       --tile-pipeline=$O3
     # The causal one spills 20 bytes at ptxas -O3; -O1 schedules for fewer

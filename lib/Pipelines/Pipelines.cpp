@@ -66,12 +66,20 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   func.addPass(tilegpu::createTileGPUAssignLayouts(layoutOptions));
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
+  // wgmma issued early, waited for at the first use of its result (before
+  // pipelining, which releases a stage after the wait of its last reader).
+  func.addPass(tilegpu::createTileGPUAsyncMma());
   tilegpu::TileGPUPipelineOptions pipelineOptions;
   pipelineOptions.stages = options.stages;
   pipelineOptions.maxSharedBytes = maxShared;
+  pipelineOptions.sync = options.sync;
+  pipelineOptions.chip = options.chip;
   func.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
-  // wgmma issued early, waited for at the first use of its result.
-  func.addPass(tilegpu::createTileGPUAsyncMma());
+  tilegpu::TileGPUWarpSpecializeOptions wsOptions;
+  wsOptions.mode = options.warpSpecialize;
+  wsOptions.chip = options.chip;
+  wsOptions.producerRegs = options.producerRegs;
+  func.addPass(tilegpu::createTileGPUWarpSpecialize(wsOptions));
   tilegpu::TileGPUAllocateSharedOptions allocOptions;
   allocOptions.maxSharedBytes = maxShared;
   func.addPass(tilegpu::createTileGPUAllocateShared(allocOptions));

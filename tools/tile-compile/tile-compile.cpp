@@ -71,6 +71,20 @@ static cl::opt<int> stages("stages",
                            cl::desc("Pipeline stages (0: from latency hints)"),
                            cl::init(0), cl::cat(category));
 static cl::opt<std::string>
+    syncMode("sync",
+             cl::desc("Pipeline stage synchronization: barrier | mbarrier "
+                      "(sm_90+) | auto (mbarrier on sm_90 and newer)"),
+             cl::init("auto"), cl::cat(category));
+static cl::opt<std::string> warpSpecialize(
+    "warp-specialize",
+    cl::desc("A producer warpgroup for the pipelined copies: off | on | auto "
+             "(the kernel's hint, else when the kernel qualifies)"),
+    cl::init("auto"), cl::cat(category));
+static cl::opt<int>
+    producerRegs("producer-regs",
+                 cl::desc("Registers per producer thread (setmaxnreg, 24-256)"),
+                 cl::init(40), cl::cat(category));
+static cl::opt<std::string>
     sharedLayout("shared-layout",
                  cl::desc("Shared tiles of mma operands: padded | swizzled"),
                  cl::init("padded"), cl::cat(category));
@@ -377,6 +391,9 @@ LogicalResult compile(MLIRContext &context) {
   gpuOptions.chip = chip;
   gpuOptions.numWarps = numWarps;
   gpuOptions.stages = stages;
+  gpuOptions.sync = syncMode;
+  gpuOptions.warpSpecialize = warpSpecialize;
+  gpuOptions.producerRegs = producerRegs;
   gpuOptions.sharedLayout = sharedLayout;
   gpuOptions.mmaVersion = mmaVersion;
   gpuOptions.maxRegisters = maxRegisters;
@@ -446,6 +463,8 @@ LogicalResult compile(MLIRContext &context) {
       {"source", inputFile.getValue()},
       {"pipeline", tilePipeline.getValue()},
       {"stages", stages.getValue()},
+      {"sync", syncMode.getValue()},
+      {"warp_specialize", warpSpecialize.getValue()},
       // wgmma operands always use the 128B-swizzle layout.
       {"shared_layout",
        mmaVersionUsed == 3 ? std::string("wgmma") : sharedLayout.getValue()},

@@ -30,6 +30,20 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "stages",
       llvm::cl::desc("Pipeline stages (0: from the loads' latency hints)"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> sync{
+      *this, "sync",
+      llvm::cl::desc("Pipeline stage synchronization: barrier, mbarrier "
+                     "(sm_90+) or auto (mbarrier on sm_90 and newer)"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<std::string> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("A producer warpgroup for the pipelined copies: auto "
+                     "(the kernel's hint, else when it qualifies), on, off"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<int> producerRegs{
+      *this, "producer-regs",
+      llvm::cl::desc("Registers per producer thread (setmaxnreg)"),
+      llvm::cl::init(40)};
   PassOptions::Option<std::string> sharedLayout{
       *this, "shared-layout",
       llvm::cl::desc("Shared tiles of mma operands: padded or swizzled"),

@@ -29,6 +29,9 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([ctx](SharedBufferType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, 3);
   });
+  addConversion([ctx](MbarrierType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, 3);
+  });
   // Values crossing the boundary of converted and unconverted IR.
   auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
                         Location loc) -> Value {
@@ -143,6 +146,19 @@ Value lowering::sharedMemoryBase(OpBuilder &b, Location loc, Operation *from) {
   auto global = module.lookupSymbol<LLVM::GlobalOp>(kSharedMemorySymbol);
   assert(global && "the kernel module declares dynamic shared memory");
   return LLVM::AddressOfOp::create(b, loc, global);
+}
+
+LogicalResult
+lowering::replaceBySharedAddress(ConversionPatternRewriter &rewriter,
+                                 Operation *op,
+                                 std::optional<uint64_t> offset) {
+  if (!offset)
+    return op->emitOpError() << "has no offset: run tilegpu-allocate-shared";
+  Value base = sharedMemoryBase(rewriter, op->getLoc(), op);
+  rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+      op, base.getType(), rewriter.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(*offset)});
+  return success();
 }
 
 Value lowering::sharedOffset(OpBuilder &b, Location loc,

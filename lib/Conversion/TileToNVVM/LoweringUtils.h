@@ -64,6 +64,12 @@ Value packVector(OpBuilder &b, Location loc, Type vectorType,
 
 /// Base of the block's dynamic shared memory (!llvm.ptr<3>).
 Value sharedMemoryBase(OpBuilder &b, Location loc, Operation *from);
+/// Replaces an allocation op (tilegpu.alloc, tilegpu.mbarrier_alloc) by its
+/// address in the dynamic shared memory, `offset` bytes in; fails at the op
+/// when tilegpu-allocate-shared has not set the offset.
+LogicalResult replaceBySharedAddress(ConversionPatternRewriter &rewriter,
+                                     Operation *op,
+                                     std::optional<uint64_t> offset);
 /// Element offset (i32) of element (t0 + c0, t1 + c1) of a swizzled shared
 /// tile, where t0/t1 are thread-dependent values and c0/c1 constants.
 /// `threadChunkBits` bounds the thread part of the contiguous coordinate,
@@ -119,6 +125,8 @@ void populateMmaPatterns(TileTypeConverter &converter,
                          RewritePatternSet &patterns);
 void populateWgmmaPatterns(TileTypeConverter &converter,
                            RewritePatternSet &patterns);
+void populateBarrierPatterns(TileTypeConverter &converter,
+                             RewritePatternSet &patterns);
 
 } // namespace lowering
 } // namespace tile

@@ -24,14 +24,7 @@ struct AllocLowering : OpConversionPattern<AllocOp> {
   LogicalResult
   matchAndRewrite(AllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getOffset())
-      return op.emitOpError() << "has no offset: run tilegpu-allocate-shared";
-    Location loc = op.getLoc();
-    Value base = sharedMemoryBase(rewriter, loc, op);
-    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
-        op, base.getType(), rewriter.getI8Type(), base,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(*op.getOffset())});
-    return success();
+    return replaceBySharedAddress(rewriter, op, op.getOffset());
   }
 };
 
@@ -64,6 +57,15 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     if (!warps)
       return op.emitOpError() << "kernel has no tilegpu.num_warps";
     int64_t threads = warps.getInt() * kWarpSize;
+    // A warp-specialized kernel spreads a copy over its role's threads.
+    Value tid = threadIdX(rewriter, loc);
+    if (auto range = op->getAttrOfType<DenseI32ArrayAttr>("tilegpu.threads")) {
+      if (range.size() != 2 || range[1] <= 0)
+        return op.emitOpError() << "tilegpu.threads must be [first, count]";
+      threads = range[1];
+      tid = arith::SubIOp::create(rewriter, loc, tid,
+                                  i32Const(rewriter, loc, range[0]));
+    }
     SharedBufferType bufferType = op.getBuffer().getType();
     auto layout = cast<SharedLayoutAttr>(bufferType.getLayout());
     ArrayRef<int64_t> shape = bufferType.getTileShape();
@@ -82,7 +84,6 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     Type elementType = bufferType.getElementType();
     int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
 
-    Value tid = threadIdX(rewriter, loc);
     Value perRowC = i32Const(rewriter, loc, perRow);
     Value vecC = i32Const(rewriter, loc, vec);
     Value zero = i32Const(rewriter, loc, 0);

@@ -35,7 +35,8 @@ constexpr llvm::StringLiteral kKernelModuleName = "tile_kernels";
 
 bool hasTileTypes(Operation *op) {
   auto isTileType = [](Type t) {
-    return isa<RankedTensorType, ViewType, tilegpu::SharedBufferType>(t);
+    return isa<RankedTensorType, ViewType, tilegpu::SharedBufferType,
+               tilegpu::MbarrierType>(t);
   };
   return llvm::any_of(op->getOperandTypes(), isTileType) ||
          llvm::any_of(op->getResultTypes(), isTileType);
@@ -212,6 +213,7 @@ struct ConvertTileToNVVMPass
     populateMemoryPatterns(converter, patterns);
     populateMmaPatterns(converter, patterns);
     populateWgmmaPatterns(converter, patterns);
+    populateBarrierPatterns(converter, patterns);
     for (gpu::GPUFuncOp func : gpuModule.getOps<gpu::GPUFuncOp>())
       insertProxyFences(func);
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))

@@ -738,6 +738,13 @@ func.func @kernel_occupancy_type() attributes {tile.kernel = {occupancy = 1.0 : 
 
 // -----
 
+// expected-error @+1 {{'func.func' op 'tile.kernel' hints for sm_90a: warp_specialize must be 0 or 1 (or a bool)}}
+func.func @kernel_warp_specialize() attributes {tile.kernel = {hints = {sm_90a = {warp_specialize = 2 : i32}}}} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'func.func' op 'tile.kernel': unknown launch hint 'num_ctas'}}
 func.func @kernel_unknown_hint() attributes {tile.kernel = {num_ctas = 1 : i32}} {
   return

@@ -174,7 +174,8 @@ Operation *mlir::tile::getEnclosingKernel(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Checks a dictionary of launch hints: num_warps and occupancy.
+/// Checks a dictionary of launch hints: num_warps, occupancy and
+/// warp_specialize.
 LogicalResult verifyLaunchHints(Operation *op, DictionaryAttr hints,
                                 StringRef where,
                                 ArrayRef<StringRef> extraKeys) {
@@ -193,6 +194,15 @@ LogicalResult verifyLaunchHints(Operation *op, DictionaryAttr hints,
       if (key == "occupancy" && (v < 1 || v > 32))
         return op->emitOpError()
                << where << ": occupancy must be in [1, 32], got " << v;
+      continue;
+    }
+    // A producer warpgroup for the pipelined copies: 1 forces it, 0
+    // disables it (tilegpu-warp-specialize).
+    if (key == "warp_specialize") {
+      auto value = dyn_cast<IntegerAttr>(entry.getValue());
+      if (!value || (value.getInt() != 0 && value.getInt() != 1))
+        return op->emitOpError()
+               << where << ": warp_specialize must be 0 or 1 (or a bool)";
       continue;
     }
     if (llvm::is_contained(extraKeys, key))

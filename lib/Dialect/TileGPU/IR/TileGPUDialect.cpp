@@ -235,6 +235,14 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult MbarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t count) {
+  if (count < 1 || count > 64)
+    return emitError() << "an mbarrier group holds 1 to 64 barriers, got "
+                       << count;
+  return success();
+}
+
 int64_t SharedBufferType::getTileBytes() const {
   ArrayRef<int64_t> tile = getTileShape();
   auto layout = cast<SharedLayoutAttr>(getLayout());

@@ -112,5 +112,41 @@ LogicalResult MmaWaitOp::verify() {
   return success();
 }
 
+LogicalResult MbarrierInitOp::verify() {
+  if (getArrivals() < 1 || getArrivals() >= (1 << 20))
+    return emitOpError() << "arrivals must be in [1, 2^20 - 1], got "
+                         << getArrivals();
+  return success();
+}
+
+LogicalResult NamedBarrierOp::verify() {
+  if (getId() < 0 || getId() > 15)
+    return emitOpError() << "barrier id must be in [0, 15], got " << getId();
+  if (getThreads() <= 0 || getThreads() % 32 != 0)
+    return emitOpError() << "threads must be a positive multiple of 32, got "
+                         << getThreads();
+  return success();
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  for (int32_t regs : {getProducerRegs(), getConsumerRegs()})
+    if (regs < 24 || regs > 256 || regs % 8 != 0)
+      return emitOpError() << "register counts must be multiples of 8 in "
+                              "[24, 256] (setmaxnreg), got "
+                           << regs;
+  // setmaxnreg acts on whole warpgroups.
+  for (int32_t warps : {getProducerWarps(), getConsumerWarps()})
+    if (warps <= 0 || warps % 4 != 0)
+      return emitOpError() << "each role needs whole warpgroups (a positive "
+                              "multiple of 4 warps), got "
+                           << warps;
+  int64_t total = int64_t(getProducerWarps()) * getProducerRegs() +
+                  int64_t(getConsumerWarps()) * getConsumerRegs();
+  if (total * 32 > 65536)
+    return emitOpError() << "the roles need " << total * 32
+                         << " registers; an SM has 65536";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"

@@ -1,8 +1,8 @@
 //===- AllocateShared.cpp - shared-memory offsets -------------------------===//
 //
-// tilegpu-allocate-shared: every tilegpu.alloc gets an offset into the
-// block's dynamic shared memory. Buffers live for the whole kernel (the
-// kernels here allocate a handful), so this is a bump allocator.
+// tilegpu-allocate-shared: every tilegpu.alloc and mbarrier group gets an
+// offset into the block's dynamic shared memory. Buffers live for the whole
+// kernel (the kernels here allocate a handful), so this is a bump allocator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +44,12 @@ struct TileGPUAllocateSharedPass
                                                        : kSharedAlignment);
       alloc.setOffsetAttr(b.getI64IntegerAttr(offset));
       offset += type.getTileBytes() * type.getNumStages();
+    });
+    // mbarriers: 8 bytes each, 8-byte aligned, after the tiles.
+    func.walk([&](MbarrierAllocOp alloc) {
+      offset = llvm::alignTo(offset, 8);
+      alloc.setOffsetAttr(b.getI64IntegerAttr(offset));
+      offset += 8 * alloc.getType().getCount();
     });
     if (offset > maxSharedBytes) {
       func.emitError() << "the kernel needs " << offset

@@ -9,8 +9,20 @@
 // after i of iteration j (n-1-i) and the copies before i of iteration
 // j+S-1 (i): (S-1)*n - 1 groups, the same for every copy and iteration.
 //
+// With mbarriers (sync=mbarrier; the default on sm_90 and newer) each ring
+// has a full and an empty barrier per stage instead: a thread's copies into
+// a stage arrive on its full barrier when they complete
+// (cp.async.mbarrier.arrive.noinc), readers wait for the full barrier's
+// phase, and arrive on the empty barrier after their last read (for an
+// asynchronous wgmma, after its wait); a copy into a stage first waits for
+// the empty barrier's phase of the stage's previous use. Ring slots are
+// numbered across the loops that share a ring (slot n: stage n % S, phase
+// n / S), so no copy is issued past a loop's end and no block-wide barrier
+// remains in the loop.
+//
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/TileGPU/IR/Layouts.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -38,6 +50,16 @@ struct StagedCopy {
   AsyncCommitOp commit;
   AsyncWaitOp wait;
   BarrierOp barrierAfter;
+
+  /// Erases the pattern (after the pipeliner has replaced it).
+  void erase() {
+    if (barrierBefore)
+      barrierBefore.erase();
+    barrierAfter.erase();
+    wait.erase();
+    commit.erase();
+    copy.erase();
+  }
 };
 
 /// Matches the staged-copy pattern starting at `copy`.
@@ -55,6 +77,15 @@ std::optional<StagedCopy> matchStagedCopy(AsyncCopyOp copy) {
   if (!staged.barrierAfter)
     return std::nullopt;
   return staged;
+}
+
+/// Stage `stage` of a ring (tilegpu.subview).
+Value stageOfRing(OpBuilder &b, Location loc, Value ring, Value stage) {
+  auto ringType = cast<SharedBufferType>(ring.getType());
+  auto stageType =
+      SharedBufferType::get(b.getContext(), ringType.getTileShape(),
+                            ringType.getElementType(), ringType.getLayout());
+  return SubviewOp::create(b, loc, stageType, ring, stage);
 }
 
 int stagesFromLatency(Operation *copy) {
@@ -97,10 +128,19 @@ bool offsetsDependOnlyOnIV(scf::ForOp loop, AsyncCopyOp copy) {
   return true;
 }
 
+/// The full and empty barriers of a ring (mbarrier mode) and the number of
+/// its slots the loops before used, at the point reached so far.
+struct RingSync {
+  Value full, empty;
+  Value slotBase; // i32
+};
+
 class Pipeliner {
 public:
-  Pipeliner(func::FuncOp func, int stagesOption, int64_t maxShared)
-      : func(func), stagesOption(stagesOption), maxShared(maxShared) {}
+  Pipeliner(func::FuncOp func, int stagesOption, int64_t maxShared,
+            bool mbarriers)
+      : func(func), stagesOption(stagesOption), maxShared(maxShared),
+        mbarriers(mbarriers) {}
 
   LogicalResult run();
 
@@ -108,6 +148,9 @@ private:
   func::FuncOp func;
   int stagesOption;
   int64_t maxShared;
+  bool mbarriers;
+  DenseMap<Value, RingSync> ringSync;
+  Operation *lastInit = nullptr;
   /// Buffer (2-d alloc) -> its ring (3-d alloc); rings are shared by the
   /// loops that run one after the other.
   DenseMap<Value, Value> rings;
@@ -120,9 +163,38 @@ private:
   Value getRing(OpBuilder &b, Value buffer, int stages,
                 ArrayRef<Value> takenInThisLoop);
   void issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy, Value iv,
-                 Value ring, Value stage, Value inRange);
+                 Value ring, Value stage, Value inRange, bool commit = true);
   void dropWaitsCoveredByLoops();
+  RingSync &getRingSync(Value ring);
+  LogicalResult pipelineLoopMbarrier(scf::ForOp loop,
+                                     SmallVector<StagedCopy> copies,
+                                     SmallVector<Value> loopRings, int stages);
 };
+
+RingSync &Pipeliner::getRingSync(Value ring) {
+  auto it = ringSync.find(ring);
+  if (it != ringSync.end())
+    return it->second;
+  MLIRContext *ctx = func.getContext();
+  OpBuilder b(ctx);
+  b.setInsertionPointAfterValue(ring);
+  Location loc = ring.getLoc();
+  int64_t stages = cast<SharedBufferType>(ring.getType()).getNumStages();
+  auto type = MbarrierType::get(ctx, stages);
+  // Every thread copies and every thread reads until warp specialization
+  // splits the roles (and sets the counts).
+  auto warps = func->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
+  int32_t threads = static_cast<int32_t>(warps ? warps.getInt() : 4) *
+                    static_cast<int32_t>(kWarpSize);
+  Value full = MbarrierAllocOp::create(b, loc, type, IntegerAttr());
+  full.getDefiningOp()->setAttr("tilegpu.role", b.getStringAttr("full"));
+  Value empty = MbarrierAllocOp::create(b, loc, type, IntegerAttr());
+  empty.getDefiningOp()->setAttr("tilegpu.role", b.getStringAttr("empty"));
+  MbarrierInitOp::create(b, loc, full, threads);
+  lastInit = MbarrierInitOp::create(b, loc, empty, threads);
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  return ringSync[ring] = RingSync{full, empty, zero};
+}
 
 Value Pipeliner::getRing(OpBuilder &b, Value buffer, int stages,
                          ArrayRef<Value> takenInThisLoop) {
@@ -159,7 +231,8 @@ Value Pipeliner::getRing(OpBuilder &b, Value buffer, int stages,
 /// loop-body computation of its offsets with the induction variable
 /// replaced by `iv`.
 void Pipeliner::issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy,
-                          Value iv, Value ring, Value stage, Value inRange) {
+                          Value iv, Value ring, Value stage, Value inRange,
+                          bool commit) {
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iv);
   // Clone the pure ops of the loop body that the offsets depend on.
@@ -182,15 +255,12 @@ void Pipeliner::issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy,
   SmallVector<Value> offsets;
   for (Value offset : copy.getOffsets())
     offsets.push_back(mapping.lookupOrDefault(offset));
-  auto ringType = cast<SharedBufferType>(ring.getType());
-  auto stageType =
-      SharedBufferType::get(func.getContext(), ringType.getTileShape(),
-                            ringType.getElementType(), ringType.getLayout());
   Location loc = copy.getLoc();
-  Value view = SubviewOp::create(b, loc, stageType, ring, stage);
+  Value view = stageOfRing(b, loc, ring, stage);
   AsyncCopyOp::create(b, loc, copy.getView(), offsets, copy.getDimsAttr(), view,
                       inRange);
-  AsyncCommitOp::create(b, loc);
+  if (commit)
+    AsyncCommitOp::create(b, loc);
 }
 
 LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
@@ -213,6 +283,8 @@ LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
     return llvm::is_contained(ArrayRef<Value>(ringList).take_front(ringsBefore),
                               ring);
   });
+  if (mbarriers)
+    return pipelineLoopMbarrier(loop, copies, loopRings, stages);
 
   // Prologue: the copies of the first S - 1 iterations, after a barrier
   // (an earlier loop may still read the ring).
@@ -261,24 +333,165 @@ LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
     b.setInsertionPoint(c.copy);
     AsyncWaitOp::create(b, loc, pending);
     BarrierOp::create(b, loc);
-    auto ringType = cast<SharedBufferType>(ring.getType());
-    auto stageType =
-        SharedBufferType::get(func.getContext(), ringType.getTileShape(),
-                              ringType.getElementType(), ringType.getLayout());
-    Value current = SubviewOp::create(b, loc, stageType, ring, stage);
+    Value current = stageOfRing(b, loc, ring, stage);
     issueCopy(b, loop, c.copy, aheadIv, ring, nextStage, aheadInRange);
     Value buffer = c.copy.getBuffer();
     buffer.replaceUsesWithIf(current, [&](OpOperand &use) {
       return loop->isProperAncestor(use.getOwner()) &&
              use.getOwner() != c.copy.getOperation();
     });
-    if (c.barrierBefore)
-      c.barrierBefore.erase();
-    c.barrierAfter.erase();
-    c.wait.erase();
-    c.commit.erase();
-    c.copy.erase();
+    c.erase();
   }
+  pipelinedLoops.push_back(loop);
+  return success();
+}
+
+/// The op of `block` that is or contains `op`.
+static Operation *ancestorIn(Block *block, Operation *op) {
+  while (op && op->getBlock() != block)
+    op = op->getParentOp();
+  return op;
+}
+
+/// The last op of the loop body after which the stage `current` is no
+/// longer read: its last reader, or for an asynchronous mma the wait that
+/// completes it (the tensor cores read shared memory until then).
+static Operation *lastRead(Block *body, Value current) {
+  Operation *last = nullptr;
+  auto later = [&](Operation *op) {
+    if (op && (!last || last->isBeforeInBlock(op)))
+      last = op;
+  };
+  for (Operation *user : current.getUsers()) {
+    Operation *inBody = ancestorIn(body, user);
+    later(inBody);
+    auto mma = dyn_cast<MmaOp>(user);
+    if (!mma || !mma.getAsync())
+      continue;
+    for (Operation *resultUser : mma.getResult().getUsers())
+      if (isa<MmaWaitOp>(resultUser))
+        later(ancestorIn(body, resultUser));
+  }
+  return last;
+}
+
+LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
+                                              SmallVector<StagedCopy> copies,
+                                              SmallVector<Value> loopRings,
+                                              int stages) {
+  Location loc = loop.getLoc();
+  Type ivType = loop.getInductionVar().getType();
+  Type i32 = IntegerType::get(func.getContext(), 32);
+  OpBuilder b(loop);
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, IntegerAttr::get(ivType, v));
+  };
+  auto c32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  };
+  auto toI32 = [&](Value v) -> Value {
+    if (v.getType().isInteger(32))
+      return v;
+    if (v.getType().isIndex())
+      return arith::IndexCastOp::create(b, loc, i32, v);
+    return arith::TruncIOp::create(b, loc, i32, v);
+  };
+  bool wgmma = false;
+  func.walk([&](MmaOp mma) {
+    wgmma |= cast<MmaLayoutAttr>(mma.getAcc().getType().getEncoding())
+                 .getVersion() == 3;
+  });
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+        step = loop.getStep();
+  SmallVector<RingSync *> syncs;
+  for (Value ring : loopRings)
+    syncs.push_back(&getRingSync(ring));
+  // Slot n of a ring is stage n % S; its full barrier completes phase
+  // n / S when the copy lands, its empty barrier phase n / S when the
+  // readers are done. A copy into slot n waits for the release of slot
+  // n - S: parity (n / S + 1) % 2 (for n < S the phase "before the first",
+  // which counts as completed).
+  auto stageOf = [&](Value n) {
+    return arith::RemUIOp::create(b, loc, n, c32(stages));
+  };
+  auto parityOf = [&](Value n, int64_t plus) -> Value {
+    Value phase = arith::DivUIOp::create(b, loc, n, c32(stages));
+    if (plus)
+      phase = arith::AddIOp::create(b, loc, phase, c32(plus));
+    return arith::AndIOp::create(b, loc, phase, c32(1));
+  };
+  // Copy of iteration `iv` into slot `n`, when `inRange`.
+  auto issue = [&](StagedCopy c, Value ring, RingSync *sync, Value iv, Value n,
+                   Value inRange) {
+    auto ifOp = scf::IfOp::create(b, loc, inRange, /*else=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value stage = stageOf(n);
+    MbarrierWaitOp::create(b, loc, sync->empty, stage, parityOf(n, 1));
+    // No cp.async group: the barrier tracks the copies.
+    issueCopy(b, loop, c.copy, iv, ring, stage, Value(), /*commit=*/false);
+    MbarrierArriveCopiesOp::create(b, loc, sync->full, stage);
+  };
+
+  // Prologue: the first S - 1 iterations that exist.
+  b.setInsertionPoint(loop);
+  for (int s = 0; s < stages - 1; ++s) {
+    Value offset = arith::MulIOp::create(b, loc, constant(s), step);
+    Value iv = arith::AddIOp::create(b, loc, lb, offset);
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+    for (auto [c, ring, sync] : llvm::zip(copies, loopRings, syncs)) {
+      Value n = arith::AddIOp::create(b, loc, sync->slotBase, c32(s));
+      issue(c, ring, sync, iv, n, inRange);
+    }
+  }
+  // The slots this loop uses: its trip count, max(0, ceil((ub - lb) / step)).
+  Value span = arith::SubIOp::create(b, loc, ub, lb);
+  Value trips = arith::CeilDivSIOp::create(b, loc, span, step);
+  trips = toI32(arith::MaxSIOp::create(b, loc, trips, constant(0)));
+  SmallVector<Value> bases;
+  for (RingSync *sync : syncs)
+    bases.push_back(sync->slotBase);
+
+  // Body: iteration k reads slot base + k and copies iteration k + S - 1.
+  b.setInsertionPointToStart(loop.getBody());
+  Value iv = loop.getInductionVar();
+  Value k = toI32(arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, lb), step));
+  Value aheadIv = arith::AddIOp::create(
+      b, loc, iv, arith::MulIOp::create(b, loc, constant(stages - 1), step));
+  Value aheadInRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, aheadIv, ub);
+  Block *body = loop.getBody();
+  for (auto [c, ring, sync, base] :
+       llvm::zip(copies, loopRings, syncs, bases)) {
+    b.setInsertionPoint(c.copy);
+    Value n = arith::AddIOp::create(b, loc, base, k);
+    Value stage = stageOf(n);
+    MbarrierWaitOp::create(b, loc, sync->full, stage, parityOf(n, 0));
+    if (wgmma)
+      FenceAsyncSharedOp::create(b, loc);
+    Value current = stageOfRing(b, loc, ring, stage);
+    Value nAhead = arith::AddIOp::create(b, loc, n, c32(stages - 1));
+    issue(c, ring, sync, aheadIv, nAhead, aheadInRange);
+    Value buffer = c.copy.getBuffer();
+    buffer.replaceUsesWithIf(current, [&](OpOperand &use) {
+      return loop->isProperAncestor(use.getOwner()) &&
+             use.getOwner() != c.copy.getOperation();
+    });
+    // Release the stage after its last read.
+    Operation *last = lastRead(body, current);
+    if (!last)
+      return loop.emitError() << "tilegpu-pipeline: a staged buffer is never "
+                                 "read in its loop";
+    b.setInsertionPointAfter(last);
+    MbarrierArriveOp::create(b, loc, sync->empty, stage);
+    c.erase();
+  }
+  // The loops after this one continue the numbering.
+  b.setInsertionPoint(loop);
+  for (RingSync *sync : syncs)
+    sync->slotBase = arith::AddIOp::create(b, loc, sync->slotBase, trips);
   pipelinedLoops.push_back(loop);
   return success();
 }
@@ -403,6 +616,16 @@ LogicalResult Pipeliner::run() {
       return failure();
   }
   dropWaitsCoveredByLoops();
+  // The barriers are initialized by one thread; every thread sees them
+  // after a block-wide barrier.
+  if (lastInit) {
+    for (Operation &op : func.getBody().front())
+      if (isa<MbarrierInitOp>(op))
+        lastInit = &op;
+    OpBuilder b(lastInit->getContext());
+    b.setInsertionPointAfter(lastInit);
+    BarrierOp::create(b, lastInit->getLoc());
+  }
   // Buffers replaced by rings everywhere are dead.
   SmallVector<AllocOp> dead;
   func.walk([&](AllocOp alloc) {
@@ -419,11 +642,35 @@ struct TileGPUPipelinePass
   using TileGPUPipelineBase::TileGPUPipelineBase;
 
   void runOnOperation() override {
+    func::FuncOp func = getOperation();
     if (stages < 0 || stages > 8) {
-      getOperation().emitError() << "stages must be in [0, 8]";
+      func.emitError() << "stages must be in [0, 8]";
       return signalPassFailure();
     }
-    if (failed(Pipeliner(getOperation(), stages, maxSharedBytes).run()))
+    if (sync != "auto" && sync != "barrier" && sync != "mbarrier") {
+      func.emitError() << "sync must be auto, barrier or mbarrier, got '"
+                       << sync << "'";
+      return signalPassFailure();
+    }
+    // mbarrier.try_wait needs sm_90; older chips keep block-wide barriers.
+    bool hopper = chip.size() >= 5 && StringRef(chip).starts_with("sm_") &&
+                  std::atoi(chip.c_str() + 3) >= 90;
+    if (sync == "mbarrier" && !hopper) {
+      func.emitError() << "sync=mbarrier needs sm_90 or newer "
+                          "(mbarrier.try_wait), got chip '"
+                       << chip << "'";
+      return signalPassFailure();
+    }
+    bool mbarriers = sync == "mbarrier" || (sync == "auto" && hopper);
+    // Slots are numbered in program order across the loops that share a
+    // ring: every pipelined loop must run at the kernel's top level.
+    if (mbarriers)
+      func.walk([&](AsyncCopyOp copy) {
+        auto loop = copy->getParentOfType<scf::ForOp>();
+        if (loop && loop->getBlock() != &func.getBody().front())
+          mbarriers = false;
+      });
+    if (failed(Pipeliner(func, stages, maxSharedBytes, mbarriers).run()))
       signalPassFailure();
   }
 };

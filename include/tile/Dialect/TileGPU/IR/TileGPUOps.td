@@ -203,4 +203,157 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure]> {
   let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
 }
 
+//===----------------------------------------------------------------------===//
+// Pipelines on mbarriers, named barriers (Hopper pipeline, sm_80 and newer)
+//===----------------------------------------------------------------------===//
+
+def TileGPU_MbarrierAllocOp : TileGPU_Op<"mbarrier_alloc",
+    [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a group of mbarriers in shared memory";
+  let description = [{
+    `offset` (bytes into the block's dynamic shared memory) is set by
+    `tilegpu-allocate-shared`. `tilegpu.mbarrier_init` initializes them.
+
+    ```mlir
+    %full = tilegpu.mbarrier_alloc : !tilegpu.mbarrier<2>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs TileGPU_MbarrierType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TileGPU_MbarrierInitOp : TileGPU_Op<"mbarrier_init"> {
+  let summary = "initialize every mbarrier of a group";
+  let description = [{
+    Thread 0 initializes each barrier of the group at phase 0, expecting
+    `arrivals` arrivals per phase. A block-wide barrier must follow before
+    any other thread uses them (`tilegpu-pipeline` places it).
+
+    ```mlir
+    tilegpu.mbarrier_init %full arrivals 256 : !tilegpu.mbarrier<2>
+    ```
+  }];
+  let arguments = (ins TileGPU_MbarrierType:$barriers, I32Attr:$arrivals);
+  let assemblyFormat = [{
+    $barriers `arrivals` $arrivals attr-dict `:` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_MbarrierWaitOp : TileGPU_Op<"mbarrier_wait"> {
+  let summary = "wait until barrier `index` of the group completes the phase of `parity`";
+  let description = [{
+    Blocks the executing thread until the phase of barrier `index` whose
+    parity is `parity` (0 or 1) has completed; a phase of the other parity
+    in progress counts as the earlier phase completed, so a producer's first
+    wait for parity 1 on a fresh barrier returns at once. With acquire
+    semantics: what the arriving threads did before their arrival (and the
+    cp.async copies they tracked on it) is visible afterwards. Lowered to a
+    `mbarrier.try_wait.parity` loop (sm_90 and newer).
+
+    ```mlir
+    tilegpu.mbarrier_wait %full[%stage] parity %phase : !tilegpu.mbarrier<2>
+    ```
+  }];
+  let arguments = (ins TileGPU_MbarrierType:$barriers, I32:$index,
+                   I32:$parity);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `parity` $parity attr-dict `:` type($barriers)
+  }];
+}
+
+def TileGPU_MbarrierArriveOp : TileGPU_Op<"mbarrier_arrive"> {
+  let summary = "the executing thread arrives on barrier `index` of the group";
+  let description = [{
+    One arrival per executing thread, with release semantics (a consumer
+    releasing a pipeline stage it has finished reading).
+
+    ```mlir
+    tilegpu.mbarrier_arrive %empty[%stage] : !tilegpu.mbarrier<2>
+    ```
+  }];
+  let arguments = (ins TileGPU_MbarrierType:$barriers, I32:$index);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` attr-dict `:` type($barriers)
+  }];
+}
+
+def TileGPU_MbarrierArriveCopiesOp : TileGPU_Op<"mbarrier_arrive_copies"> {
+  let summary = "arrive on barrier `index` once the thread's cp.async copies complete";
+  let description = [{
+    `cp.async.mbarrier.arrive.noinc`: the barrier tracks every cp.async the
+    executing thread issued before, and the thread's arrival happens when
+    they have all completed (it counts as one of the expected arrivals).
+
+    ```mlir
+    tilegpu.mbarrier_arrive_copies %full[%stage] : !tilegpu.mbarrier<2>
+    ```
+  }];
+  let arguments = (ins TileGPU_MbarrierType:$barriers, I32:$index);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` attr-dict `:` type($barriers)
+  }];
+}
+
+def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {
+  let summary = "order shared-memory writes of the generic proxy before the async proxy";
+  let description = [{
+    `fence.proxy.async.shared::cta`: cp.async and ordinary stores write
+    through the generic proxy, wgmma and TMA read through the async proxy.
+    A thread that has observed such writes (after the barrier that
+    published them) issues this before the wgmma that reads them.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_NamedBarrierOp : TileGPU_Op<"named_barrier"> {
+  let summary = "barrier `id` over `threads` threads (bar.sync / bar.arrive)";
+  let description = [{
+    Hardware barrier `id` (0 to 15) for `threads` threads (a multiple of
+    32): the executing warps wait until `threads` threads have arrived;
+    with `arrive`, they arrive without waiting. Barrier 0 over the whole
+    block is `tilegpu.barrier`.
+
+    ```mlir
+    tilegpu.named_barrier 1, 256
+    tilegpu.named_barrier 3, 256 arrive
+    ```
+  }];
+  let arguments = (ins I32Attr:$id, I32Attr:$threads, UnitAttr:$arrive);
+  let assemblyFormat = "$id `,` $threads (`arrive` $arrive^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize",
+    [NoTerminator, RecursiveMemoryEffects]> {
+  let summary = "split the block into a producer warpgroup and consumer warps";
+  let description = [{
+    Warps `consumer_warps` .. `consumer_warps + producer_warps - 1` run the
+    `producer` region (the copies of a pipeline), the warps before them the
+    `consumers` region (everything else). Each role first moves its
+    register limit with `setmaxnreg` (down to `producer_regs`, up to
+    `consumer_regs`), which ptxas honours when the kernel has a register
+    cap at entry and each role is one branch of one if/else: that is how
+    this op lowers. `tilegpu-warp-specialize` creates it.
+
+    ```mlir
+    tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+      ... waits on empty barriers, copies, arrivals on full barriers ...
+    } consumers(warps = 8, regs = 232) {
+      ... waits on full barriers, mma, softmax, arrivals on empty barriers ...
+    }
+    ```
+  }];
+  let arguments = (ins I32Attr:$producer_warps, I32Attr:$producer_regs,
+                   I32Attr:$consumer_warps, I32Attr:$consumer_regs);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumers);
+  let assemblyFormat = [{
+    `producer` `(` `warps` `=` $producer_warps `,` `regs` `=` $producer_regs `)`
+    $producer `consumers` `(` `warps` `=` $consumer_warps `,` `regs` `=`
+    $consumer_regs `)` $consumers attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

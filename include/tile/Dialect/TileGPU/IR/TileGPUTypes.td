@@ -36,4 +36,21 @@ def TileGPU_SharedBufferType : TypeDef<TileGPU_Dialect, "SharedBuffer"> {
   }];
 }
 
+def TileGPU_MbarrierType : TypeDef<TileGPU_Dialect, "Mbarrier"> {
+  let mnemonic = "mbarrier";
+  let summary = "a group of mbarriers in shared memory";
+  let description = [{
+    `count` 64-bit mbarrier objects, one after the other in shared memory
+    (a pipeline's full or empty barriers, one per stage). Indexed by the
+    `tilegpu.mbarrier_*` ops.
+
+    ```mlir
+    !tilegpu.mbarrier<2>
+    ```
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUTYPES_TD

@@ -158,6 +158,31 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::func::FuncOp"> {
     from `tile.load`): latency 1 keeps one stage, 2-3 two, 4 and more three;
     the `stages` option overrides; the total stays within `max-shared-bytes`.
 
+    With `sync=mbarrier` (the default on sm_90 and newer, when every
+    pipelined loop is at the kernel's top level) no block-wide barrier is
+    left in the loop: each ring gets a full and an empty mbarrier per
+    stage. Slot n (numbered across the loops that share the ring) is stage
+    `n % S`; a copy into it waits for the empty barrier's parity
+    `(n / S + 1) % 2`, and arrives on the full barrier when its cp.async
+    copies land; readers wait for the full barrier's parity `(n / S) % 2`
+    and arrive on the empty barrier after their last read (for an
+    asynchronous wgmma, after its `mma_wait`). Copies past the loop's end
+    are not issued.
+
+    ```mlir
+    %n = arith.addi %base, %k : i32
+    tilegpu.mbarrier_wait %kfull[%stage] parity %phase : !tilegpu.mbarrier<2>
+    %kj = tilegpu.subview %kring[%stage] ...
+    scf.if %ahead_in_range {
+      tilegpu.mbarrier_wait %kempty[%next] parity %free : !tilegpu.mbarrier<2>
+      tilegpu.async_copy %K[...] into %kring_next ...
+      tilegpu.mbarrier_arrive_copies %kfull[%next] : !tilegpu.mbarrier<2>
+    }
+    %s = tilegpu.mma %q, %kj, %zero {async} ...
+    %s1 = tilegpu.mma_wait %s {pending = 0} ...
+    tilegpu.mbarrier_arrive %kempty[%stage] : !tilegpu.mbarrier<2>
+    ```
+
     Before (one iteration):
 
     ```mlir
@@ -185,7 +210,69 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::func::FuncOp"> {
     Option<"stages", "stages", "int", "0",
            "Pipeline stages for every pipelined loop (0: from latency hints)">,
     Option<"maxSharedBytes", "max-shared-bytes", "int", "232448",
-           "Shared memory per block the stages may use in total">
+           "Shared memory per block the stages may use in total">,
+    Option<"sync", "sync", "std::string", "\"auto\"",
+           "Stage synchronization: barrier (cp.async groups and block-wide "
+           "barriers), mbarrier (full/empty mbarriers per stage, sm_90+), "
+           "auto (mbarrier on sm_90 and newer)">,
+    Option<"chip", "chip", "std::string", "\"sm_80\"",
+           "Target chip (selects the synchronization with sync=auto)">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "::mlir::func::FuncOp"> {
+  let summary = "Give the copies of mbarrier pipelines to a producer warpgroup";
+  let description = [{
+    After `tilegpu-pipeline` with mbarriers, every thread both copies and
+    computes. This pass splits the kernel after the barrier initialization
+    into a `tilegpu.warp_specialize`: a producer warpgroup (4 more warps,
+    after the consumers) keeps the copies of the pipelined loops (the waits
+    on empty barriers, the cp.async copies, the arrivals on full barriers),
+    with the loops and the index arithmetic they need and nothing else; the
+    consumer warps keep everything else (waits on full barriers, the mmas,
+    the softmax, the arrivals on empty barriers, copies outside pipelines,
+    whose block-wide barriers become named barriers over the consumers). A
+    copy before the loops that only the loops read (the query tile) goes to
+    the producer too: the first full barrier covers it. The barriers'
+    arrival counts become the producer's and the consumers' thread counts,
+    and `setmaxnreg` moves registers from the producer to the consumers.
+
+    It applies (`mode=auto`) when the kernel has an mbarrier pipeline and
+    wgmma (sm_90a: whole consumer warpgroups, `setmaxnreg`) and the
+    producer's part depends on nothing but loop counters and invariants;
+    the kernel hint `warp_specialize` (0 or 1, per-architecture hints
+    first) or `mode=on|off` forces the choice (`on` reports why it cannot).
+
+    Before (every thread, in the loop):
+
+    ```mlir
+    tilegpu.mbarrier_wait %full[%s] parity %p : !tilegpu.mbarrier<2>
+    scf.if %ahead { wait empty; async_copy; mbarrier_arrive_copies %full[%t] }
+    %s = tilegpu.mma ...
+    tilegpu.mbarrier_arrive %empty[%s] : !tilegpu.mbarrier<2>
+    ```
+
+    After:
+
+    ```mlir
+    tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+      scf.for ... { scf.if %ahead { wait empty; async_copy; arrive_copies } }
+    } consumers(warps = 8, regs = 232) {
+      scf.for ... { wait full; mma ...; mbarrier_arrive %empty[%s] }
+    }
+    ```
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"auto\"",
+           "auto (when the kernel qualifies), on (or report why not), off">,
+    Option<"chip", "chip", "std::string", "\"sm_80\"",
+           "Target chip (setmaxnreg needs sm_90a)">,
+    Option<"producerRegs", "producer-regs", "int", "40",
+           "Registers per producer thread after setmaxnreg (24-256, a "
+           "multiple of 8); the consumers get the rest, up to 240">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",

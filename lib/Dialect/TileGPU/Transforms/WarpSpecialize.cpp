@@ -1,0 +1,330 @@
+//===- WarpSpecialize.cpp - a producer warpgroup for the copies -----------===//
+//
+// tilegpu-warp-specialize: splits a kernel with mbarrier pipelines into a
+// producer warpgroup that issues the pipelined copies and consumer warps
+// that compute (tilegpu.warp_specialize). Both roles start from the same
+// code; each keeps its part:
+//   producer: the copies into pipeline rings (their empty waits and full
+//     arrivals) and a copy before the loops that only they read, with the
+//     loops (without loop state) and the index arithmetic those need;
+//   consumers: everything else; their block-wide barriers become named
+//     barriers over the consumer threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace tilegpu {
+#define GEN_PASS_DEF_TILEGPUWARPSPECIALIZE
+#include "tile/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilegpu
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+
+constexpr int32_t kProducerWarps = 4;
+
+StringRef roleOf(Value barriers) {
+  if (auto alloc = barriers.getDefiningOp<MbarrierAllocOp>())
+    if (auto role = alloc->getAttrOfType<StringAttr>("tilegpu.role"))
+      return role.getValue();
+  return "";
+}
+
+/// A copy before the loops whose wait the pipeline dropped (the first full
+/// barrier covers it): copy, commit, and no wait after.
+bool isCoveredCopy(Operation *op, Block *top) {
+  auto copy = dyn_cast<AsyncCopyOp>(op);
+  if (!copy || copy->getBlock() != top)
+    return false;
+  auto commit = dyn_cast_or_null<AsyncCommitOp>(copy->getNextNode());
+  return commit && !isa_and_nonnull<AsyncWaitOp>(commit->getNextNode());
+}
+
+/// The producer's ops in `top` (a copy of the kernel after the split):
+/// ring copies, the waits on empty barriers, the arrivals on full ones, and
+/// the covered copies with their commits.
+SmallVector<Operation *> producerRoots(Block *top) {
+  llvm::SetVector<Operation *> roots;
+  top->walk([&](Operation *op) {
+    if (auto arrive = dyn_cast<MbarrierArriveCopiesOp>(op)) {
+      roots.insert(op);
+      for (Operation &sibling : *op->getBlock())
+        if (isa<AsyncCopyOp>(sibling))
+          roots.insert(&sibling);
+    } else if (auto wait = dyn_cast<MbarrierWaitOp>(op)) {
+      if (roleOf(wait.getBarriers()) == "empty")
+        roots.insert(op);
+    } else if (isCoveredCopy(op, top)) {
+      roots.insert(op);
+      roots.insert(op->getNextNode());
+    }
+  });
+  return roots.takeVector();
+}
+
+/// Keeps in `top` only `roots` and what they need; loops lose their state.
+LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
+                            Operation *where) {
+  DenseSet<Operation *> needed;
+  SmallVector<Operation *> work(roots.begin(), roots.end());
+  Region *region = top->getParent();
+  std::string whyNot;
+  auto need = [&](Value v) {
+    if (!region->isAncestor(v.getParentRegion()))
+      return; // defined before the split: visible to both roles
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg != loop.getInductionVar()) {
+        whyNot = "a copy depends on loop state";
+        return;
+      }
+      work.push_back(loop);
+      return;
+    }
+    if (isa<scf::ForOp, scf::IfOp>(v.getDefiningOp())) {
+      whyNot = "a copy depends on the result of a loop or branch";
+      return;
+    }
+    work.push_back(v.getDefiningOp());
+  };
+  while (!work.empty() && whyNot.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!needed.insert(op).second)
+      continue;
+    bool root = llvm::is_contained(roots, op);
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      for (Value v :
+           {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+        need(v);
+    } else {
+      if (!root && !isa<scf::IfOp>(op) &&
+          (!isMemoryEffectFree(op) || op->getNumRegions() != 0)) {
+        whyNot = ("a copy depends on '" + op->getName().getStringRef() +
+                  "', which has side effects or regions")
+                     .str();
+        break;
+      }
+      if (auto ifOp = dyn_cast<scf::IfOp>(op); ifOp && ifOp.getNumResults()) {
+        whyNot = "a copy depends on the result of a branch";
+        break;
+      }
+      for (Value v : op->getOperands())
+        need(v);
+    }
+    if (Operation *parent = op->getParentOp();
+        parent && region->isAncestor(parent->getParentRegion()))
+      work.push_back(parent);
+  }
+  if (!whyNot.empty())
+    return where->emitOpError() << "cannot warp-specialize: " << whyNot;
+
+  // Drop everything else; terminators stay.
+  SmallVector<Operation *> dead;
+  std::function<void(Block &)> collect = [&](Block &block) {
+    for (Operation &op : block) {
+      if (op.hasTrait<OpTrait::IsTerminator>())
+        continue;
+      if (!needed.contains(&op)) {
+        dead.push_back(&op);
+        continue;
+      }
+      for (Region &r : op.getRegions())
+        for (Block &b : r)
+          collect(b);
+    }
+  };
+  collect(*top);
+  for (Operation *op : dead)
+    op->dropAllDefinedValueUses();
+  for (Operation *op : llvm::reverse(dead))
+    op->erase();
+
+  // Loops without state: rebuilt with the body moved over.
+  SmallVector<scf::ForOp> loops;
+  top->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops) { // inner loops first (post-order)
+    if (loop.getNumRegionIterArgs() == 0)
+      continue;
+    OpBuilder b(loop);
+    auto fresh = scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep());
+    Block *from = loop.getBody(), *to = fresh.getBody();
+    from->getTerminator()->erase();
+    to->getOperations().splice(to->begin(), from->getOperations());
+    loop.getInductionVar().replaceAllUsesWith(fresh.getInductionVar());
+    loop->dropAllDefinedValueUses();
+    loop.erase();
+  }
+  return success();
+}
+
+/// Drops the producer's ops from the consumers' copy of the code, and
+/// branches left empty.
+void pruneConsumers(Block *top) {
+  SmallVector<Operation *> roots = producerRoots(top);
+  for (Operation *op : roots)
+    op->erase();
+  SmallVector<scf::IfOp> empty;
+  top->walk([&](scf::IfOp ifOp) {
+    if (ifOp.getNumResults() == 0 &&
+        ifOp.thenBlock()->getOperations().size() == 1 &&
+        (!ifOp.elseBlock() || ifOp.elseBlock()->getOperations().size() == 1))
+      empty.push_back(ifOp);
+  });
+  for (scf::IfOp ifOp : empty)
+    ifOp.erase();
+}
+
+struct TileGPUWarpSpecializePass
+    : public tilegpu::impl::TileGPUWarpSpecializeBase<
+          TileGPUWarpSpecializePass> {
+  using TileGPUWarpSpecializeBase::TileGPUWarpSpecializeBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (mode != "auto" && mode != "on" && mode != "off") {
+      func.emitError() << "mode must be auto, on or off, got '" << mode << "'";
+      return signalPassFailure();
+    }
+    if (producerRegs < 24 || producerRegs > 256 || producerRegs % 8 != 0) {
+      func.emitError() << "producer-regs must be a multiple of 8 in [24, "
+                          "256], got "
+                       << static_cast<int>(producerRegs);
+      return signalPassFailure();
+    }
+    std::string choice = mode;
+    int64_t hint = getLaunchHint(func, "warp_specialize", chip, -1);
+    if (choice == "auto" && hint >= 0)
+      choice = hint ? "on" : "off";
+    if (choice == "off")
+      return;
+    bool forced = choice == "on";
+    auto skip = [&](const Twine &why) {
+      if (!forced)
+        return;
+      func.emitError() << "cannot warp-specialize: " << why;
+      signalPassFailure();
+    };
+    auto warps = func->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
+    auto version = func->getAttrOfType<IntegerAttr>("tilegpu.mma_version");
+    if (chip != "sm_90a")
+      return skip("setmaxnreg needs chip sm_90a, got '" + chip + "'");
+    if (!warps || !version || version.getInt() != 3)
+      return skip("the kernel does not use wgmma");
+    int32_t consumerWarps = static_cast<int32_t>(warps.getInt());
+    if (consumerWarps % 4 != 0)
+      return skip("the consumers are not whole warpgroups");
+
+    // The split point: after the barrier that publishes the mbarriers.
+    Block &entry = func.getBody().front();
+    Operation *lastInit = nullptr;
+    for (Operation &op : entry)
+      if (isa<MbarrierInitOp>(op))
+        lastInit = &op;
+    if (!lastInit || !isa_and_nonnull<BarrierOp>(lastInit->getNextNode()))
+      return skip("the kernel has no mbarrier pipeline (sync=mbarrier)");
+    Operation *split = lastInit->getNextNode()->getNextNode();
+    // Shared buffers are the block's, not a role's: allocations stay
+    // before the split (they have no operands).
+    for (Operation &op : llvm::make_early_inc_range(
+             llvm::make_range(split->getIterator(), entry.end())))
+      if (isa<AllocOp, MbarrierAllocOp>(op)) {
+        if (&op == split)
+          split = op.getNextNode();
+        op.moveBefore(lastInit->getNextNode());
+      }
+    Operation *ret = entry.getTerminator();
+    if (ret->getNumOperands() != 0)
+      return skip("the kernel returns values");
+    if (split == ret)
+      return skip("nothing follows the barrier initialization");
+
+    int32_t consumerThreads = consumerWarps * 32;
+    int32_t producerThreads = kProducerWarps * 32;
+    // The consumers get what the producer leaves, in multiples of 8, up to
+    // 240 (FlashAttention-3's split).
+    int32_t consumerRegs = static_cast<int32_t>(
+        std::min<int64_t>(240, (65536 / 32 - kProducerWarps * producerRegs) /
+                                   consumerWarps / 8 * 8));
+    if (consumerRegs < 24)
+      return skip("no registers are left for the consumers");
+
+    OpBuilder b(ret);
+    auto ws = WarpSpecializeOp::create(b, func.getLoc(), kProducerWarps,
+                                       static_cast<int32_t>(producerRegs),
+                                       consumerWarps, consumerRegs);
+    Block *consumers = &ws.getConsumers().emplaceBlock();
+    consumers->getOperations().splice(consumers->end(), entry.getOperations(),
+                                      split->getIterator(), ws->getIterator());
+    Block *producer = &ws.getProducer().emplaceBlock();
+    {
+      OpBuilder pb = OpBuilder::atBlockEnd(producer);
+      IRMapping map;
+      for (Operation &op : *consumers)
+        pb.clone(op, map);
+    }
+    SmallVector<Operation *> roots = producerRoots(producer);
+    if (llvm::none_of(roots, [](Operation *op) {
+          return isa<MbarrierArriveCopiesOp>(op);
+        })) {
+      // Undo: nothing for a producer to do.
+      entry.getOperations().splice(ws->getIterator(),
+                                   consumers->getOperations());
+      ws.erase();
+      return skip("no pipelined copies");
+    }
+    if (failed(pruneProducer(producer, roots, ws))) {
+      if (!forced) {
+        // Not applicable: leave the kernel as it was.
+        entry.getOperations().splice(ws->getIterator(),
+                                     consumers->getOperations());
+        ws.erase();
+        return;
+      }
+      return signalPassFailure();
+    }
+    pruneConsumers(consumers);
+
+    // Threads per role: the copies are spread over their role's threads,
+    // barrier 0 (the whole block) becomes barrier 1 over the consumers.
+    MLIRContext *ctx = func.getContext();
+    producer->walk([&](AsyncCopyOp copy) {
+      copy->setAttr(
+          "tilegpu.threads",
+          DenseI32ArrayAttr::get(ctx, {consumerThreads, producerThreads}));
+    });
+    consumers->walk([&](AsyncCopyOp copy) {
+      copy->setAttr("tilegpu.threads",
+                    DenseI32ArrayAttr::get(ctx, {0, consumerThreads}));
+    });
+    SmallVector<BarrierOp> barriers;
+    consumers->walk([&](BarrierOp barrier) { barriers.push_back(barrier); });
+    for (BarrierOp barrier : barriers) {
+      OpBuilder bb(barrier);
+      NamedBarrierOp::create(bb, barrier.getLoc(), 1, consumerThreads, false);
+      barrier.erase();
+    }
+    for (Operation &op : entry)
+      if (auto init = dyn_cast<MbarrierInitOp>(op))
+        init.setArrivals(roleOf(init.getBarriers()) == "full"
+                             ? producerThreads
+                             : consumerThreads);
+    Builder builder(ctx);
+    func->setAttr("tilegpu.num_warps",
+                  builder.getI32IntegerAttr(consumerWarps + kProducerWarps));
+    // setmaxnreg needs a register cap at entry: one block per SM.
+    func->setAttr("tilegpu.occupancy", builder.getI32IntegerAttr(1));
+  }
+};
+
+} // namespace
