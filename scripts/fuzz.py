@@ -139,11 +139,16 @@ def float_fits(text, dtype):
 def value_for(rng, kind):
     """A hostile value for an option of `kind` and whether a tool must
     refuse it. kind: ("int", lo, hi) | ("choice", [valid...]) |
-    ("float", dtype) | ("int-or-zero-hint", lo, hi)."""
-    if kind[0] == "int":
+    ("float", dtype) | ("llvm-int", lo, hi): an integer option parsed by
+    LLVM's command line, which also takes hex."""
+    if kind[0] in ("int", "llvm-int"):
         lo, hi = kind[1], kind[2]
         text = rng.choice(HOSTILE_INTS + GARBAGE[:8] + [str(lo), str(hi)])
-        return text, not int_in(text, lo, hi)
+        valid = int_in(text, lo, hi)
+        # LLVM's command-line parser reads 0x10 as 16 (and checks the range).
+        if kind[0] == "llvm-int" and text.lower().startswith("0x"):
+            valid = lo <= int(text, 16) <= hi
+        return text, not valid
     if kind[0] == "choice":
         valid = kind[1]
         text = rng.choice(valid + ["", "garbage", valid[0] + "x",
@@ -165,16 +170,16 @@ def value_for(rng, kind):
 OPTIONS = {
     "tile-compile": {
         "--num-warps": ("choice", ["0", "1", "2", "4", "8", "16", "32"]),
-        "--occupancy": ("int", 0, 32),
-        "--stages": ("int", 0, 8),
+        "--occupancy": ("llvm-int", 0, 32),
+        "--stages": ("llvm-int", 0, 8),
         "--chip": ("choice", ["sm_80", "sm_86", "sm_87", "sm_89", "sm_90",
                               "sm_90a", "sm_100", "sm_120"]),
         "--shared-layout": ("choice", ["padded", "swizzled"]),
         "--emit": ("choice", ["tile", "tilegpu", "nvvm", "ptx"]),
     },
     "tile-exec": {
-        "--grid": ("int", 0, 2**31 - 1),
-        "--num-threads": ("int", 0, 1024),
+        "--grid": ("int", 0, 2**20),
+        "--num-threads": ("llvm-int", 0, 1024),
     },
     "tile-runner": {
         "--batch": ("int", 1, 2**31 - 1),
@@ -884,13 +889,14 @@ def scalar_arg_mutation(rng, argv):
                     not int_in(value, lo, hi) and not (dtype == "i1" and value in ("true", "false")))
         return None
     dtype = lhs
+    # tile-exec trims the value: " 4" is 4.
     if dtype in INT_RANGES:
         value = rng.choice(HOSTILE_INTS + GARBAGE)
         lo, hi = INT_RANGES[dtype]
-        invalid = not int_in(value, lo, hi) and not (dtype == "i1" and value in ("true", "false"))
+        invalid = not int_in(value.strip(), lo, hi) and not (dtype == "i1" and value in ("true", "false"))
     elif dtype in FLOAT_MAX:
         value = rng.choice(FLOATS + GARBAGE)
-        invalid = not float_fits(value, dtype)
+        invalid = not float_fits(value.strip(), dtype)
     else:
         return None
     new = "%s=%s" % (dtype, value)

@@ -17,11 +17,13 @@
 // Every view is printed after the run, one line per row of its last
 // dimension: `NAME[i, j]: v v v` (NAME is the argument's `tile.name`, else
 // argN). --print=NAME,... restricts the list; --hex prints bit patterns.
+// At most 2^20 elements of a view are printed.
 //
 // User input is checked before anything is allocated (Support/Checked.h):
 // integers must fit their type (i32=4294967296 and i32=1.5 are errors, not
 // wrapped or truncated), floats must be finite in their type unless written
-// inf, -inf or nan, view sizes must be in [0, 2^31), and the views together
+// inf, -inf or nan, view sizes must be in [0, 2^31), the grid has at most
+// 2^20 blocks, and the views together
 // must fit in memory: the machine's physical memory (or the ulimit where
 // lower), or --max-memory.
 //
@@ -419,6 +421,9 @@ static void printValue(llvm::raw_ostream &os, const HostView &host, int64_t i) {
   }
 }
 
+/// The most elements printed of one view: the output is for reading.
+static constexpr int64_t kMaxPrintedElements = int64_t(1) << 20;
+
 static void printView(llvm::raw_ostream &os, const HostView &host) {
   ArrayRef<int64_t> sizes = host.view.sizes;
   int64_t cols = sizes.back();
@@ -426,6 +431,7 @@ static void printView(llvm::raw_ostream &os, const HostView &host) {
   for (int64_t size : sizes.drop_back())
     rows *= size;
   SmallVector<int64_t> index(sizes.size() - 1, 0);
+  int64_t printed = 0;
   for (int64_t r = 0; r < rows; ++r) {
     os << host.name;
     if (!index.empty()) {
@@ -434,7 +440,14 @@ static void printView(llvm::raw_ostream &os, const HostView &host) {
       os << "]";
     }
     os << ":";
-    for (int64_t c = 0; c < cols; ++c) {
+    for (int64_t c = 0; c < cols; ++c, ++printed) {
+      if (printed == kMaxPrintedElements) {
+        os << "\n"
+           << host.name << ": " << rows * cols - printed
+           << " more elements not printed (tile-exec prints "
+           << kMaxPrintedElements << " of a view)\n";
+        return;
+      }
       os << " ";
       printValue(os, host, r * cols + c);
     }
@@ -446,6 +459,9 @@ static void printView(llvm::raw_ostream &os, const HostView &host) {
     }
   }
 }
+
+/// The most blocks tile-exec runs (2^20).
+static constexpr int64_t kMaxBlocks = int64_t(1) << 20;
 
 static int run(MLIRContext &ctx) {
   std::string readError;
@@ -522,6 +538,15 @@ static int run(MLIRContext &ctx) {
       return 1;
     }
     grid[i] = *size;
+  }
+  // A debugging aid runs small grids: 2^31 blocks of even an empty kernel
+  // would take the interpreter hours.
+  int64_t blocks = grid[0] * grid[1] * grid[2];
+  if (grid[0] > kMaxBlocks || grid[1] > kMaxBlocks || grid[2] > kMaxBlocks ||
+      blocks > kMaxBlocks) {
+    llvm::errs() << "error: --grid=" << gridSpec << " has more than "
+                 << kMaxBlocks << " blocks, the most tile-exec runs\n";
+    return 1;
   }
   if (numThreads > 1024) {
     llvm::errs() << "error: --num-threads must be at most 1024, got "
