@@ -191,6 +191,13 @@ OPTIONS = {
         "--reps": ("int", 1, 2**31 - 1),
         "--dtype": ("choice", ["f16", "bf16"]),
         "--backend": ("choice", ["cpu", "gpu", "auto"]),
+        "--problem": ("choice", ["attention", "gemm", "softmax", "layernorm"]),
+        "--seed": ("int", 0, 2**63 - 1),
+    },
+    "tile-bundle": {
+        "--num-warps": ("int", 1, 32),
+        "--occupancy": ("int", 0, 32),
+        "--shared-bytes": ("int", 0, 2**63 - 1),
     },
     "tile-opt": {},
 }
@@ -218,15 +225,23 @@ INVOCATIONS = [
                      "{bundle}", "{bundle-problem}", "--seq", "1000"]),
     ("tile-runner", ["--backend=cpu", "--kernel", "{kernel}", "--params",
                      "TILE_M=32,TILE_N=32", "--seq", "40", "--head-dim", "64"]),
+    ("tile-runner", ["--backend=cpu", "--kernel", "{kernel}", "--problem",
+                     "gemm", "--shape", "M=37,N=24,K=40"]),
+    ("tile-runner", ["--backend=cpu", "--kernel", "{kernel}", "--problem",
+                     "softmax", "--shape", "M=5,N=100"]),
+    ("tile-runner", ["--backend=cpu", "--kernel", "{kernel}", "--problem",
+                     "layernorm", "--shape", "M=9,N=64"]),
+    ("tile-bundle", ["check", "{bundle}"]),
+    ("tile-bundle", ["format", "{bundle}/manifest.json"]),
 ]
 
-# Invocation groups for --targets. The seeded minute of `make check` runs
-# CHECK_TARGETS; tile-runner joins it once its rewrite (issue 11, the
-# `runner` helper) is in.
+# Invocation groups for --targets (the seeded minute of `make check` runs
+# all).
 TARGETS = {
     "compiler": ["tile-opt", "tile-compile", "tile-exec"],
-    "runner": ["tile-runner"],
-    "all": ["tile-opt", "tile-compile", "tile-exec", "tile-runner"],
+    "runner": ["tile-runner", "tile-bundle"],
+    "all": ["tile-opt", "tile-compile", "tile-exec", "tile-runner",
+            "tile-bundle"],
 }
 
 # ---------------------------------------------------------------------------
@@ -488,8 +503,14 @@ FILE_MUTATORS = [
 ]
 
 # ---------------------------------------------------------------------------
-# Mutators of manifests: fn(manifest dict, rng) -> (dict or text, note)
+# Mutators of manifests: fn(manifest dict, rng) -> (dict, invalid) or None.
+# invalid: True when no tool may accept the manifest (lib/Bundle's schema
+# refuses it), LAUNCH when the manifest is well formed but tile-runner must
+# refuse to launch it (grid, shared memory against the target), False when
+# it may be fine.
 # ---------------------------------------------------------------------------
+
+LAUNCH = "launch"
 
 
 def manifest_set(path, values, invalid_test):
@@ -522,20 +543,67 @@ def manifest_grid(m, rng):
         return None
     bad = ['(((((', '', 'Z.0', '1/0', 'cdiv(Q.2, 0)', 'Q.99999999999999999999',
            '(' * 20000 + '1' + ')' * 20000, 'Q.2 * Q.2 * Q.2 * Q.2 * Q.2',
-           'min(', '-1', '99999999999999999999', 'Q.4', 'K.-1', '1 +* 2']
+           'min(', '-1', '99999999999999999999', 'Q.4', 'K.-1', '1 +* 2',
+           'max(1)', 'cdiv(Q.2)', 'Q.2 % 0', '!', 'Q.2 <', '0x10', '1e3']
     i = rng.randrange(len(grid))
     grid[i] = rng.choice(bad)
-    # Every one of these is invalid, overflows or launches no block.
+    # Every one of these is invalid, overflows or launches no block; the
+    # last two only at launch.
+    return m, LAUNCH if grid[i] in ('-1', 'Q.2 * Q.2 * Q.2 * Q.2 * Q.2') else True
+
+
+def manifest_requires(m, rng):
+    if not isinstance(m.get("requires"), list):
+        return None
+    bad = ['', '((((', 'Q.9 > 1', 'NO_SUCH == 1', '1 / 0 == 0', 'Q.0 <',
+           '(' * 5000 + '1' + ')' * 5000, '!' * 100 + '1', 'Q.2 == 99999999999999999999',
+           'Q.2 && ', '1 ==== 1']
+    m["requires"] = m["requires"] + [rng.choice(bad + ['0 == 1', 'Q.2 < 0'])]
+    # The last two are well formed and fail for every shape.
+    return m, LAUNCH if m["requires"][-1] in ('0 == 1', 'Q.2 < 0') else True
+
+
+def manifest_abi_entry(m, rng):
+    abi = m.get("abi")
+    views = [e for e in abi if isinstance(e, dict) and e.get("kind") == "view"] \
+        if isinstance(abi, list) else []
+    if not views:
+        return None
+    entry = rng.choice(views)
+    key, values = rng.choice([
+        ("align", [0, 3, 32, -16, 2**40, "16", 1.5, None]),
+        ("access", ["rw", "", 1, None, "READ"]),
+        ("dtype", ["f64", "", 3, "tensor<4xf32>", None]),
+        ("rank", [0, 9, -1, 2**33, "4"]),
+        ("name", ["", "1Q", "Q Q", None, abi[0].get("name", "Q") if entry is not abi[0] else "K"]),
+        ("kind", ["tensor", "", None]),
+    ])
+    entry[key] = rng.choice(values)
+    return m, True
+
+
+def manifest_params(m, rng):
+    if not isinstance(m.get("params"), dict):
+        return None
+    name = rng.choice(["", "1X", "A B", "TILE-M"])
+    m["params"][name] = 1
     return m, True
 
 
 def manifest_wrong_type(m, rng):
     keys = [k for k in ("num_warps", "shared_bytes", "occupancy", "block",
-                        "grid", "abi", "params") if k in m]
+                        "grid", "abi", "params", "requires", "target", "entry")
+            if k in m]
     if not keys:
         return None
     k = rng.choice(keys)
-    m[k] = rng.choice(["four", None, {}, [], True, -1.5])
+    # An empty abi, params or requires is well formed.
+    values = ["four", None, True, -1.5]
+    values += [{}] if k != "params" else [[]]
+    values += [[]] if k not in ("abi", "params", "requires") else []
+    if k in ("target", "entry"):
+        values = [None, 1, [], ""]
+    m[k] = rng.choice(values)
     return m, True
 
 
@@ -544,7 +612,8 @@ NON_NEGATIVE_32 = lambda v: not (isinstance(v, int) and 0 <= v < 2**31)
 MANIFEST_MUTATORS = [
     ("shared-bytes", manifest_set(
         ["shared_bytes"], [-1, 2**32, 2**31, 10**20, 1.5, 232449, 10**6],
-        lambda v: not (isinstance(v, int) and 0 <= v <= 232448))),
+        lambda v: True if not (isinstance(v, int) and 0 <= v < 2**31)
+        else LAUNCH if v > 232448 else False)),
     ("no-shared-bytes", manifest_delete("shared_bytes")),
     ("no-grid", manifest_delete("grid")),
     ("no-abi", manifest_delete("abi")),
@@ -553,11 +622,14 @@ MANIFEST_MUTATORS = [
         ["num_warps"], [0, -1, 3, 33, 64, 2**32, 10**20],
         lambda v: True)),
     ("occupancy", manifest_set(["occupancy"], [-3, 0, 33, 2**32, 10**20],
-                               lambda v: True)),
+                               lambda v: v != 0)),
     ("block", manifest_set(["block"], [[0, 1, 1], [2048, 1, 1], [-128, 1, 1],
                                        [128], [2**32, 1, 1], "128"],
                            lambda v: True)),
     ("grid-expr", manifest_grid),
+    ("requires", manifest_requires),
+    ("abi", manifest_abi_entry),
+    ("params", manifest_params),
     ("wrong-type", manifest_wrong_type),
     ("format", manifest_set(["format"], ["tile-bundle-99", "", 1],
                             lambda v: True)),
@@ -584,6 +656,10 @@ def lit_run_commands(path):
     text = read_text(path)
     if re.search(r"REQUIRES:.*\bcuda\b", text):
         return []
+    # lit's DEFINE: substitutions (`%{run}`), expanded in the RUN lines.
+    defines = {}
+    for m in re.finditer(r"DEFINE:\s*(%\{[A-Za-z0-9_-]+\})\s*=\s*(.*)", text):
+        defines[m.group(1)] = m.group(2).strip()
     lines = []
     current = ""
     for m in re.finditer(r"RUN:(.*)", text):
@@ -591,7 +667,10 @@ def lit_run_commands(path):
         if part.endswith("\\"):
             current += part[:-1] + " "
             continue
-        lines.append(current + part)
+        line = current + part
+        for name, value in defines.items():
+            line = line.replace(name, value)
+        lines.append(line)
         current = ""
     commands = []
     for line in lines:
@@ -995,6 +1074,8 @@ class Generator:
                 self.bundle_problem += ["--lse"] if params.get("WITH_LSE") else []
                 note, bad = self.manifest_input(case, bundle, "bundle") if mutate_inputs \
                     else ("bundle " + os.path.basename(bundle), False)
+                # tile-bundle checks the manifest, not a launch.
+                bad = bad is True if case.tool == "tile-bundle" else bool(bad)
                 if not mutate_inputs:
                     case.bundles["bundle"] = (bundle, read_text(os.path.join(bundle, "manifest.json")))
                 notes.append(note)
@@ -1018,7 +1099,7 @@ class Generator:
                         if mutate_inputs:
                             note, bad = self.manifest_input(case, bundle, "bundle-" + m.group(1))
                             notes.append(note)
-                            invalid |= bad
+                            invalid |= bad is True if case.tool == "tile-bundle" else bool(bad)
                         else:
                             case.bundles["bundle-" + m.group(1)] = (
                                 bundle, read_text(os.path.join(bundle, "manifest.json")))

@@ -12,7 +12,12 @@
 //                         f32); values are numbers, inf, -inf, nan
 //   TYPE[D0xD1x...]=INIT  a view, row-major, INIT one of
 //       zeros | iota | fill:V | values:V,V,... (repeated cyclically) |
-//       random:SEED (uniform in [-1, 1), the executor's numerics test)
+//       random:SEED[:LO:HI] (uniform in [LO, HI), default [-1, 1))
+//   @FILE.npy             a view read from a NumPy file (its shape; values
+//                         converted to the kernel argument's element type)
+//
+// --save NAME=FILE.npy writes view NAME after the run (tile-runner --ref
+// compares a GPU run with it).
 //
 // Every view is printed after the run, one line per row of its last
 // dimension: `NAME[i, j]: v v v` (NAME is the argument's `tile.name`, else
@@ -22,17 +27,18 @@
 // User input is checked before anything is allocated (Support/Checked.h):
 // integers must fit their type (i32=4294967296 and i32=1.5 are errors, not
 // wrapped or truncated), floats must be finite in their type unless written
-// inf, -inf or nan, view sizes must be in [0, 2^31), the grid has at most
-// 2^20 blocks, and the views together
+// inf, -inf or nan, view sizes must be in [0, 2^31), and the views together
 // must fit in memory: the machine's physical memory (or the ulimit where
-// lower), or --max-memory.
+// lower), or --max-memory. The executor runs at most 2^20 blocks.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Bundle/Npy.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
 #include "tile/Executor/Executor.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "tile/Support/Checked.h"
 #include "tile/Support/SourceFile.h"
 
@@ -70,11 +76,6 @@ static llvm::cl::list<std::string>
     argSpecs("arg", llvm::cl::desc("Kernel argument (see the file header)"));
 static llvm::cl::opt<std::string>
     gridSpec("grid", llvm::cl::desc("Blocks X[,Y[,Z]]"), llvm::cl::init("1"));
-static llvm::cl::opt<std::string>
-    bindings("bind", llvm::cl::desc("Specialize first: NAME=VALUE,..."));
-static llvm::cl::opt<std::string>
-    pipeline("pipeline", llvm::cl::desc("Pass pipeline to run before "
-                                        "executing (after --bind)"));
 static llvm::cl::opt<unsigned>
     numThreads("num-threads",
                llvm::cl::desc("Worker threads (0: all cores; at most 1024)"),
@@ -91,6 +92,9 @@ static llvm::cl::opt<bool>
                                "kernel; take no arguments, run nothing"));
 static llvm::cl::opt<bool> printHex("hex",
                                     llvm::cl::desc("Print bit patterns"));
+static llvm::cl::list<std::string>
+    saveSpecs("save", llvm::cl::desc("Write view NAME after the run: "
+                                     "NAME=FILE.npy"));
 
 namespace {
 /// A parsed view argument and its memory.
@@ -99,6 +103,8 @@ struct HostView {
   std::string name;
   std::vector<uint8_t> bytes;
   ViewArg view;
+  /// Read from a .npy file: its memory holds the values already.
+  bool loaded = false;
 };
 } // namespace
 
@@ -333,11 +339,39 @@ static LogicalResult initView(StringRef spec, StringRef init, HostView &host) {
     return success();
   }
   if (init.consume_front("random:")) {
+    // SEED or SEED:LO:HI; uniform in [LO, HI), default [-1, 1).
+    SmallVector<StringRef> fields;
+    init.split(fields, ':');
+    double lo = -1.0, hi = 1.0;
     std::string error;
-    std::optional<int64_t> seed = ::tile::checked::parseInt(
-        std::string_view(init.data(), init.size()), 0, INT64_MAX, &error);
+    std::optional<int64_t> seed;
+    if (fields.size() != 1 && fields.size() != 3)
+      error = "random:SEED or random:SEED:LO:HI";
+    else
+      seed = ::tile::checked::parseInt(
+          std::string_view(fields[0].data(), fields[0].size()), 0, INT64_MAX,
+          &error);
+    if (seed && fields.size() == 3) {
+      std::optional<double> l = ::tile::checked::parseDouble(
+          std::string_view(fields[1].data(), fields[1].size()), false, &error);
+      std::optional<double> h =
+          l ? ::tile::checked::parseDouble(
+                  std::string_view(fields[2].data(), fields[2].size()), false,
+                  &error)
+            : std::nullopt;
+      if (l && h && !(*l < *h))
+        error = "LO must be below HI";
+      if (l && h && *l < *h) {
+        lo = *l;
+        hi = *h;
+      } else {
+        seed.reset();
+      }
+    }
     if (!seed) {
-      llvm::errs() << "error: bad seed in '" << spec << "': " << error << "\n";
+      llvm::errs() << "error: bad random initializer in '" << spec
+                   << "' (random:SEED or random:SEED:LO:HI with LO < HI): "
+                   << error << "\n";
       return failure();
     }
     uint64_t state = static_cast<uint64_t>(*seed);
@@ -346,7 +380,8 @@ static LogicalResult initView(StringRef spec, StringRef init, HostView &host) {
       z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
       z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
       z ^= z >> 31;
-      double value = static_cast<double>(z >> 11) * 0x1p-52 - 1.0;
+      double unit = static_cast<double>(z >> 11) * 0x1p-53; // [0, 1)
+      double value = lo + (hi - lo) * unit;
       storeElement(host, i, Number{static_cast<int64_t>(value), value});
     }
     return success();
@@ -354,6 +389,60 @@ static LogicalResult initView(StringRef spec, StringRef init, HostView &host) {
   llvm::errs() << "error: unknown initializer '" << init << "' in '" << spec
                << "'\n";
   return failure();
+}
+
+/// The bundle ABI's element type of `kind` (the .npy files carry those).
+static std::optional<tilebundle::DType> bundleDType(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+    return tilebundle::DType::F16;
+  case ElementKind::BF16:
+    return tilebundle::DType::BF16;
+  case ElementKind::F32:
+    return tilebundle::DType::F32;
+  case ElementKind::I32:
+    return tilebundle::DType::I32;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A view argument read from a .npy file, of the kernel argument's type.
+static LogicalResult readNpyArg(StringRef file, Type argType, HostView &host) {
+  auto viewType = dyn_cast<ViewType>(argType);
+  FailureOr<ElementKind> kind = failure();
+  if (viewType)
+    kind = getMemoryElementKind(viewType.getElementType());
+  std::optional<tilebundle::DType> dtype =
+      succeeded(kind) ? bundleDType(*kind) : std::nullopt;
+  if (!dtype) {
+    llvm::errs() << "error: @" << file
+                 << ": the argument is not a view of f16, bf16, f32 or i32\n";
+    return failure();
+  }
+  tilebundle::NpyArray array;
+  std::vector<char> data;
+  std::string error;
+  if (!tilebundle::readNpy(file.str(), array, error) ||
+      !tilebundle::convertNpy(array, *dtype, data, file.str(), error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return failure();
+  }
+  if (static_cast<int64_t>(array.shape.size()) != viewType.getRank()) {
+    llvm::errs() << "error: @" << file << " has rank " << array.shape.size()
+                 << ", the argument " << viewType.getRank() << "\n";
+    return failure();
+  }
+  host.type = viewType.getElementType();
+  host.view.element = *kind;
+  host.view.sizes.assign(array.shape.begin(), array.shape.end());
+  host.view.strides.assign(host.view.sizes.size(), 1);
+  for (int d = static_cast<int>(host.view.sizes.size()) - 2; d >= 0; --d)
+    host.view.strides[d] = host.view.strides[d + 1] * host.view.sizes[d + 1];
+  host.bytes.assign(data.begin(), data.end());
+  host.view.data = host.bytes.data();
+  host.loaded = true;
+  return success();
 }
 
 static void printValue(llvm::raw_ostream &os, const HostView &host, int64_t i) {
@@ -460,10 +549,7 @@ static void printView(llvm::raw_ostream &os, const HostView &host) {
   }
 }
 
-/// The most blocks tile-exec runs (2^20).
-static constexpr int64_t kMaxBlocks = int64_t(1) << 20;
-
-static int run(MLIRContext &ctx) {
+static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
   std::string readError;
   std::unique_ptr<llvm::MemoryBuffer> input =
       mlir::tile::readSourceFile(inputFile, readError);
@@ -480,10 +566,11 @@ static int run(MLIRContext &ctx) {
     return 1;
 
   func::FuncOp kernel;
+  // The first function with a body, or the one named (which the executor
+  // refuses if it has none).
   for (auto func : module->getOps<func::FuncOp>()) {
-    if (func.isExternal())
-      continue;
-    if (kernelName.empty() || func.getName() == kernelName) {
+    if (kernelName.empty() ? !func.isExternal()
+                           : func.getName() == kernelName) {
       kernel = func;
       break;
     }
@@ -495,21 +582,24 @@ static int run(MLIRContext &ctx) {
     return 1;
   }
 
-  if (!bindings.empty()) {
+  // The tile stage of the pipeline, on the chosen kernel: specialize it,
+  // then run the textual pipeline.
+  if (!pipelineOptions.bindings.empty() || pipelineOptions.numWarps ||
+      pipelineOptions.occupancy) {
     SpecializeOptions options;
-    SmallVector<StringRef> items;
-    StringRef(bindings).split(items, ',', -1, false);
-    for (StringRef item : items)
-      options.bindings.push_back(item.trim().str());
+    options.bindings.assign(pipelineOptions.bindings.begin(),
+                            pipelineOptions.bindings.end());
+    options.numWarps = pipelineOptions.numWarps;
+    options.occupancy = pipelineOptions.occupancy;
     if (failed(specializeKernel(kernel, options)))
       return 1;
   }
+  StringRef pipeline = pipelineOptions.tilePipeline.getValue();
   if (!pipeline.empty()) {
-    PassManager pm(&ctx, ModuleOp::getOperationName(),
-                   OpPassManager::Nesting::Implicit);
+    PassManager pm(&ctx, ModuleOp::getOperationName());
     std::string error;
     llvm::raw_string_ostream errorStream(error);
-    if (failed(parseKernelPipeline(pipeline, pm, errorStream))) {
+    if (failed(parsePipeline(pipeline, pm, errorStream))) {
       llvm::errs() << "error: bad pipeline '" << pipeline << "': " << error
                    << "\n";
       return 1;
@@ -538,15 +628,6 @@ static int run(MLIRContext &ctx) {
       return 1;
     }
     grid[i] = *size;
-  }
-  // A debugging aid runs small grids: 2^31 blocks of even an empty kernel
-  // would take the interpreter hours.
-  int64_t blocks = grid[0] * grid[1] * grid[2];
-  if (grid[0] > kMaxBlocks || grid[1] > kMaxBlocks || grid[2] > kMaxBlocks ||
-      blocks > kMaxBlocks) {
-    llvm::errs() << "error: --grid=" << gridSpec << " has more than "
-                 << kMaxBlocks << " blocks, the most tile-exec runs\n";
-    return 1;
   }
   if (numThreads > 1024) {
     llvm::errs() << "error: --num-threads must be at most 1024, got "
@@ -587,12 +668,20 @@ static int run(MLIRContext &ctx) {
     StringRef spec(specText);
     auto [lhs, init] = spec.split('=');
     lhs = lhs.trim();
-    if (lhs.ends_with("]")) {
-      auto [typeText, dims] = lhs.drop_back().split('[');
+    if (spec.starts_with("@") || lhs.ends_with("]")) {
       auto host = std::make_unique<HostView>();
       int64_t bytes;
-      if (failed(parseViewShape(spec, typeText, dims, ctx, *host, bytes)))
-        return 1;
+      if (spec.starts_with("@")) {
+        // Read whole (a bounded read of a regular file): its size counts.
+        if (failed(readNpyArg(spec.drop_front(),
+                              kernel.getArgumentTypes()[index], *host)))
+          return 1;
+        bytes = static_cast<int64_t>(host->bytes.size());
+      } else {
+        auto [typeText, dims] = lhs.drop_back().split('[');
+        if (failed(parseViewShape(spec, typeText, dims, ctx, *host, bytes)))
+          return 1;
+      }
       std::optional<int64_t> sum = ::tile::checked::add(totalBytes, bytes);
       totalBytes = sum ? *sum : INT64_MAX;
       auto name = kernel.getArgAttrOfType<StringAttr>(
@@ -642,7 +731,7 @@ static int run(MLIRContext &ctx) {
   }
   for (auto [host, spec, init, argIndex] :
        llvm::zip(views, viewSpecs, viewInits, viewArgIndices)) {
-    if (failed(initView(spec, init, *host)))
+    if (!host->loaded && failed(initView(spec, init, *host)))
       return 1;
     args[argIndex] = KernelArg::getView(host->view);
   }
@@ -656,6 +745,31 @@ static int run(MLIRContext &ctx) {
   options.numThreads = numThreads;
   if (failed((*executable)->run(args, options)))
     return 1;
+
+  for (StringRef save : saveSpecs) {
+    auto [name, file] = save.split('=');
+    const HostView *found = nullptr;
+    for (const auto &host : views)
+      if (host->name == name)
+        found = host.get();
+    std::optional<tilebundle::DType> dtype =
+        found ? bundleDType(found->view.element) : std::nullopt;
+    std::string error;
+    if (!found || file.empty() || !dtype) {
+      llvm::errs() << "error: --save " << save
+                   << ": expected NAME=FILE.npy naming a view of f16, bf16, "
+                      "f32 or i32\n";
+      return 1;
+    }
+    std::vector<int64_t> shape(found->view.sizes.begin(),
+                               found->view.sizes.end());
+    if (!tilebundle::writeFileBytes(
+            file.str(),
+            tilebundle::encodeNpy(*dtype, shape, found->bytes.data()), error)) {
+      llvm::errs() << "error: " << error << "\n";
+      return 1;
+    }
+  }
 
   SmallVector<StringRef> wanted;
   StringRef(printList).split(wanted, ',', -1, false);
@@ -672,8 +786,25 @@ int main(int argc, char **argv) {
   registerLoopInvariantCodeMotionPass();
   registerTilePasses();
   registerTileOptimizationPipelines();
-  llvm::cl::ParseCommandLineOptions(argc, argv,
-                                    "tile-exec: run tile IR on the CPU\n");
+
+  // The pipeline options (PipelineOptions, tile/Pipelines) that the CPU
+  // executor paths read: --bind, --num-warps, --occupancy and
+  // --tile-pipeline (also spelled --pipeline); no pipeline by default.
+  PipelineOptions pipelineOptions;
+  pipelineOptions.tilePipeline = "";
+  SmallVector<char *> rest;
+  std::string error;
+  if (failed(takePipelineFlags(argc, argv, pipelineOptions, ReadByExecutor,
+                               {{"pipeline", "tile-pipeline"}}, rest, error))) {
+    llvm::errs() << "tile-exec: " << error << "\n";
+    return 1;
+  }
+  std::string overview = "tile-exec: run tile IR on the CPU\n\n"
+                         "Pipeline options:\n";
+  llvm::raw_string_ostream os(overview);
+  pipelineOptions.printHelp(os, ReadByExecutor);
+  llvm::cl::ParseCommandLineOptions(rest.size(), rest.data(), overview);
+
   DialectRegistry registry;
   registry.insert<TileDialect, arith::ArithDialect, func::FuncDialect,
                   math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect>();
@@ -681,5 +812,5 @@ int main(int argc, char **argv) {
   // Diagnostics point at the kernel source; the whole op in a note buries
   // them.
   ctx.printOpOnDiagnostic(false);
-  return run(ctx);
+  return run(ctx, pipelineOptions);
 }

@@ -47,3 +47,11 @@ func.func @registers_huge(%t: tensor<4294967296x64xf32, #tilegpu.mma<version = 2
 func.func @slice_huge(%t: tensor<4294967296x1xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.mma<version = 2, warps = [4, 1]>>>) {
   return
 }
+
+// -----
+
+// A tile with an empty dimension has no register layout.
+// expected-error @+1 {{a register layout needs positive tile sizes}}
+func.func @register_empty(%a: tensor<0x16xf32, #tilegpu.mma<version = 2, warps = [4, 1]>>) {
+  return
+}
