@@ -7,6 +7,8 @@
 #                  GQA, LSE, EVEN_K false/true, causal and not, two tilings)
 #         perf   : the autotune space for B=4 H=32 D=128 fp16
 #         ladder : the cuTile post's optimization ladder, one bundle a step
+#         kernels: gemm, softmax and layernorm (kernels/*.mlir): the variants
+#                  bench/check_kernels.py checks and bench_kernels.py times
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,11 +19,12 @@ BUILD_DIR=${BUILD_DIR:-$root/build}
 compile="$BUILD_DIR/bin/tile-compile"
 mkdir -p "$out"
 
-# variant NAME PARAMS [tile-compile options...]
+# variant NAME PARAMS [tile-compile options...]; the kernel is $KERNEL
+# (default fmha).
 variant() {
   local name=$1 params=$2
   shift 2
-  if "$compile" "$root/kernels/fmha.mlir" --quiet --chip="$CHIP" \
+  if "$compile" "$root/kernels/${KERNEL:-fmha}.mlir" --quiet --chip="$CHIP" \
       --params="$params" -o "$out/$name" "$@"; then
     printf '%-40s %s\n' "$name" "$(python3 -c "import json,sys;d=json.load(open('$out/$name/manifest.json'));p=d.get('ptxas',{});print('regs',p.get('registers'),'spills',p.get('spill_stores'),'smem',d['shared_bytes'],'warps',d['num_warps'],'wgmma' if d.get('mma_version')==3 else 'mma.sync')")"
   else
@@ -134,8 +137,20 @@ ladder)
   variant "5o-overlap-nosplit" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
     "--tile-pipeline=tile-O1{fast-math=true remap-blocks=true overlap-mma=true}"
   ;;
+kernels)
+  # GEMM: the defaults (128x128x64, a producer warpgroup on sm_90a), wider
+  # tiles, bf16, the epilogues, B transposed, f32 out.
+  KERNEL=gemm
+  variant "gemm-f16" ""
+  variant "gemm-bf16" "IN_DTYPE=bf16,OUT_DTYPE=bf16"
+  variant "gemm-f16-n256" "BLOCK_N=256"
+  variant "gemm-bf16-n256" "BLOCK_N=256,IN_DTYPE=bf16,OUT_DTYPE=bf16"
+  variant "gemm-f16-bias-relu" "HAS_BIAS=true,ACTIVATION=1"
+  variant "gemm-bf16-tb-gelu-f32" "TRANS_B=true,ACTIVATION=2,IN_DTYPE=bf16,OUT_DTYPE=f32,HAS_BIAS=true"
+  CHIP=sm_80 variant "gemm-f16-sm80" ""
+  ;;
 *)
-  echo "unknown set '$set_name' (check, perf, ladder)" >&2
+  echo "unknown set '$set_name' (check, perf, ladder, kernels)" >&2
   exit 2
   ;;
 esac

@@ -1204,6 +1204,7 @@ def main():
     found = []
     deadline = time.time() + args.seconds
     scratch = tempfile.mkdtemp(prefix="tile-fuzz-")
+    interrupted = False
     try:
         while time.time() < deadline and (not args.runs or counts["runs"] < args.runs):
             case = gen.next_case()
@@ -1226,10 +1227,14 @@ def main():
                                                      os.path.relpath(dest)))
                 sys.stdout.flush()
                 found.append(dest)
+    except KeyboardInterrupt:
+        # The counts so far still count.
+        interrupted = True
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print("fuzz: seed %d: %d runs, %d crashes, %d hangs, %d silent accepts" % (
-        seed, counts["runs"], counts["crash"], counts["hang"], counts["silent-accept"]))
+    print("fuzz: seed %d: %d runs, %d crashes, %d hangs, %d silent accepts%s" % (
+        seed, counts["runs"], counts["crash"], counts["hang"], counts["silent-accept"],
+        " (interrupted)" if interrupted else ""))
     return 1 if found else 0
 
 

@@ -430,7 +430,8 @@ static LogicalResult readNpyArg(StringRef file, Type argType, HostView &host) {
   }
   if (static_cast<int64_t>(array.shape.size()) != viewType.getRank()) {
     llvm::errs() << "error: @" << file << " has rank " << array.shape.size()
-                 << ", the argument " << viewType.getRank() << "\n";
+                 << ", but the argument has rank " << viewType.getRank()
+                 << "\n";
     return failure();
   }
   host.type = viewType.getElementType();
@@ -720,12 +721,12 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
                                         : KernelArg::getInt(value->i));
   }
   if (memoryLimit > 0 && totalBytes > memoryLimit) {
-    llvm::errs() << "error: the views need "
-                 << (totalBytes == INT64_MAX
-                         ? std::string("more than 2^63 bytes")
-                         : ::tile::checked::formatBytes(totalBytes) + " (" +
-                               std::to_string(totalBytes) + " bytes)")
-                 << ", more than " << limitName << " ("
+    std::string need = totalBytes == INT64_MAX
+                           ? std::string("more than 2^63 bytes")
+                           : ::tile::checked::formatBytes(totalBytes) + " (" +
+                                 std::to_string(totalBytes) + " bytes)";
+    llvm::errs() << "error: the views need " << need << ", more than "
+                 << limitName << " ("
                  << ::tile::checked::formatBytes(memoryLimit) << ")\n";
     return 1;
   }
