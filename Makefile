@@ -4,7 +4,7 @@ LLVM_MAJOR := $(shell tr -d '[:space:]' < LLVM_VERSION)
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run check docs format clean
+.PHONY: all deps configure build run check fuzz docs format clean
 
 all: build
 
@@ -36,6 +36,16 @@ run: build
 
 check: build
 	@scripts/check.sh $(BUILD_DIR)
+
+# The hostile-input fuzzer (scripts/fuzz.py): FUZZ_SECONDS of mutated
+# kernels, lit inputs, manifests and command lines on every tool, seeded by
+# FUZZ_SEED (default: the clock); reproducers under BUILD_DIR/fuzz/.
+FUZZ_SECONDS ?= 600
+FUZZ_SEED ?=
+FUZZ_TARGETS ?= all
+fuzz: build
+	python3 scripts/fuzz.py --build $(BUILD_DIR) --seconds $(FUZZ_SECONDS) \
+	  --targets $(FUZZ_TARGETS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 # Regenerates the TableGen reference docs into docs/generated/.
 docs: build

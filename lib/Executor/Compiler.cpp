@@ -18,6 +18,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <limits>
@@ -56,10 +57,6 @@ private:
 
 } // namespace
 
-/// The largest tile the executor allocates (256 MiB of floats): a kernel
-/// with a bigger one is refused instead of exhausting the host's memory.
-static constexpr int64_t kMaxTileElements = int64_t(1) << 26;
-
 FailureOr<unsigned> Compiler::define(Value value, Operation *at) {
   Type type = value.getType();
   SlotInfo slot;
@@ -83,11 +80,20 @@ FailureOr<unsigned> Compiler::define(Value value, Operation *at) {
                              << tensor.getElementType() << " in " << type;
     slot.kind = *kind;
     slot.shape = tensor.getShape();
-    slot.size = tensor.getNumElements();
-    if (slot.size > kMaxTileElements)
+    // The largest tile the executor allocates is tile::kMaxTileElements (256
+    // MiB of floats). getNumElements() would overflow for shapes such as
+    // 2^32 x 2^32.
+    int64_t elements = 1;
+    bool overflow = false;
+    for (int64_t dim : tensor.getShape())
+      overflow |= llvm::MulOverflow(elements, dim, elements);
+    if (overflow || elements > kMaxTileElements)
       return at->emitError() << "tile executor: tile " << type << " has "
-                             << slot.size << " elements, more than the "
-                             << kMaxTileElements << " the executor holds";
+                             << (overflow ? std::string("more than 2^63")
+                                          : std::to_string(elements))
+                             << " elements, more than the " << kMaxTileElements
+                             << " the executor holds";
+    slot.size = elements;
   } else {
     std::optional<EK> kind = getValueKind(type);
     if (!kind)

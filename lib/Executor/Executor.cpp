@@ -147,9 +147,12 @@ LogicalResult Executable::run(ArrayRef<KernelArg> args,
       return kernel.emitError() << "tile executor: grid sizes must be in "
                                    "[0, 2^31), got "
                                 << size;
-    if (size != 0 && total > (int64_t(1) << 40) / size)
+    // An interpreter runs a few thousand blocks a second: more than 2^20
+    // would run for hours (issue 11: no run without an end in sight).
+    if (size != 0 && total > (int64_t(1) << 20) / size)
       return kernel.emitError()
-             << "tile executor: the grid has more than 2^40 blocks";
+             << "tile executor: the grid has more than 2^20 blocks, the most "
+                "the CPU executor runs";
     total *= size;
   }
   if (total == 0)

@@ -101,6 +101,11 @@ static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
   func.addPass(tilegpu::createTileGPUAllocateShared(allocOptions));
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
+  // Before ptxas: registers and launch hints the chip cannot hold.
+  tilegpu::TileGPUCheckResourcesOptions checkOptions;
+  checkOptions.chip = options.chip;
+  checkOptions.maxRegisters = options.maxRegisters;
+  func.addPass(tilegpu::createTileGPUCheckResources(checkOptions));
 }
 
 /// tilegpu IR -> gpu.module of NVVM with its target attached.

@@ -43,6 +43,14 @@ LogicalResult PipelineOptions::verify(
   if (optLevel < 0 || optLevel > 3)
     return emitError("opt-level must be 0, 1, 2 or 3, got " +
                      Twine(optLevel.getValue()));
+  // Issue 11: a negative occupancy was taken as "use the kernel's hint".
+  if (occupancy < 0 || occupancy > 32)
+    return emitError("occupancy must be in [0, 32] (0: the kernel's hint), "
+                     "got " +
+                     Twine(occupancy.getValue()));
+  if (maxRegisters < 1)
+    return emitError("max-registers must be positive, got " +
+                     Twine(maxRegisters.getValue()));
   return success();
 }
 

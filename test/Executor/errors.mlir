@@ -89,11 +89,20 @@ func.func @f64(%x: f32) {
   return
 }
 
-// Tiles too large for the host are refused before anything runs.
+// Tiles too large for the host are refused before anything runs, with
+// element counts that do not overflow (issue 11: "has
+// -9223372036854775808 elements"). Ops with a shape spec refuse them in
+// their verifier (test/Dialect/Tile/IR/invalid-sizes.mlir).
 // RUN: not tile-exec %s --kernel=huge 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not tile-exec %s --kernel=overflow 2>&1 | FileCheck %s --check-prefix=OVERFLOW
 func.func @huge() {
   // HUGE: errors.mlir:[[@LINE+1]]:8: error: tile executor: tile 'tensor<65536x65536xf32>' has 4294967296 elements, more than the 67108864 the executor holds
-  %x = tile.full 1.0 shape [65536, 65536] : tensor<65536x65536xf32>
+  %x = arith.constant dense<1.0> : tensor<65536x65536xf32>
+  return
+}
+func.func @overflow() {
+  // OVERFLOW: errors.mlir:[[@LINE+1]]:8: error: tile executor: tile 'tensor<4294967296x4294967296xf32>' has more than 2^63 elements, more than the 67108864 the executor holds
+  %x = arith.constant dense<1.0> : tensor<4294967296x4294967296xf32>
   return
 }
 
@@ -156,11 +165,12 @@ func.func @truncf_rounding(%x: f32) {
   return
 }
 
-// Grids the executor refuses: a size of 2^31 or more, 2^40 blocks or more.
+// Grids refused: a size of 2^31 or more (tile-exec's parsing), more than
+// 2^20 blocks (the executor).
 // RUN: not tile-exec %s --kernel=grid_kernel --grid=2147483648 --arg='i32=0' 2>&1 | FileCheck %s --check-prefix=GRID-SIZE
 // RUN: not tile-exec %s --kernel=grid_kernel --grid=2000000,2000000 --arg='i32=0' 2>&1 | FileCheck %s --check-prefix=GRID-BLOCKS
-// GRID-SIZE: errors.mlir:[[# @LINE + 2]]:1: error: tile executor: grid sizes must be in [0, 2^31), got 2147483648
-// GRID-BLOCKS: errors.mlir:[[# @LINE + 1]]:1: error: tile executor: the grid has more than 2^40 blocks
+// GRID-SIZE: error: bad grid size in --grid=2147483648: '2147483648' is out of range (expected an integer in [0, 2147483647])
+// GRID-BLOCKS: errors.mlir:[[# @LINE + 1]]:1: error: tile executor: the grid has more than 2^20 blocks, the most the CPU executor runs
 func.func @grid_kernel(%x: i32) {
   return
 }

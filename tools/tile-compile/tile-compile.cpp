@@ -19,6 +19,7 @@
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Support/SourceFile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -79,6 +80,10 @@ static cl::opt<int> ptxasOptLevel(
              "schedule less aggressively and can avoid spills in kernels at "
              "the register limit"),
     cl::init(3), cl::cat(category));
+static cl::opt<unsigned> ptxasTimeout(
+    "ptxas-timeout",
+    cl::desc("Seconds ptxas may take before the compilation is abandoned"),
+    cl::init(300), cl::cat(category));
 static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"),
                              cl::init(false), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress output"),
@@ -104,6 +109,9 @@ struct BundleInfo {
   int64_t mmaVersion = 2;
   // At the end of the ptx stage.
   std::string ptx;
+  // The kernel's source location: ptxas errors are reported there (the
+  // conversion to NVVM replaces the kernel).
+  Location kernelLoc = UnknownLoc();
 };
 
 /// Whether `name` can be the kernel's PTX .entry and manifest name.
@@ -149,10 +157,11 @@ std::string findPtxas() {
   return "";
 }
 
-/// Runs ptxas -v; fills the manifest's `ptxas` section. Returns false (with
-/// the log printed) when ptxas rejects the PTX.
+/// Runs ptxas -v, for at most --ptxas-timeout seconds; fills the manifest's
+/// `ptxas` section. When ptxas fails or runs out of time, reports it with
+/// ptxas's log as an error at the kernel and returns false.
 bool assemble(StringRef ptxas, StringRef chip, StringRef ptxFile,
-              StringRef cubinFile, StringRef entry,
+              StringRef cubinFile, const BundleInfo &info,
               ::tilebundle::PtxasStats &stats) {
   SmallString<128> logFile;
   llvm::sys::fs::createTemporaryFile("ptxas", "log", logFile);
@@ -163,19 +172,35 @@ bool assemble(StringRef ptxas, StringRef chip, StringRef ptxFile,
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logFile),
                                           StringRef(logFile)};
   std::string error;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0,
-                                     &error);
-  auto log = llvm::MemoryBuffer::getFile(logFile);
-  std::string text = log ? (*log)->getBuffer().str() : "";
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
+                                     ptxasTimeout, 0, &error);
+  auto logBuffer = llvm::MemoryBuffer::getFile(logFile);
+  std::string text = logBuffer ? (*logBuffer)->getBuffer().str() : "";
   llvm::sys::fs::remove(logFile);
+  StringRef log = StringRef(text).trim();
+  if (rc == -2) {
+    emitError(info.kernelLoc)
+        << "ptxas did not finish within " << ptxasTimeout.getValue()
+        << " s (--ptxas-timeout): the kernel is likely too large for its "
+           "warps; use more warps or smaller tiles";
+    return false;
+  }
   if (rc != 0) {
-    llvm::errs() << "tile-compile: ptxas failed (" << rc << ")"
-                 << (error.empty() ? "" : ": " + error) << "\n"
-                 << text;
+    InFlightDiagnostic diag = emitError(info.kernelLoc);
+    diag << "ptxas rejected the kernel (" << ptxas << ", exit status " << rc
+         << (error.empty() ? "" : ", " + error) << ")"
+         << (log.empty() ? "" : ":\n") << log;
+    int64_t occupancy = info.manifest.occupancy;
+    int64_t threads = info.numWarps * 32;
+    if (occupancy > 1 && threads > 0)
+      diag.attachNote() << "the occupancy hint " << occupancy << " with "
+                        << threads << " threads a block leaves ptxas at most "
+                        << 65536 / (occupancy * threads)
+                        << " registers per thread";
     return false;
   }
   ::tilebundle::PtxasReport report;
-  ::tilebundle::parsePtxasLog(text, entry.str(), report);
+  ::tilebundle::parsePtxasLog(text, info.manifest.entry, report);
   stats.registers = std::max<int64_t>(report.registers, 0);
   stats.spillStores = report.spillStores;
   stats.spillLoads = report.spillLoads;
@@ -246,8 +271,8 @@ LogicalResult writeBundle(const tile::PipelineOptions &options,
                         "(the runner JIT-compiles the PTX)\n";
     } else {
       ::tilebundle::PtxasStats stats;
-      if (!assemble(ptxas, chip, path("kernel.ptx"), path("kernel.cubin"),
-                    manifest.entry, stats))
+      if (!assemble(ptxas, chip, path("kernel.ptx"), path("kernel.cubin"), info,
+                    stats))
         return failure();
       manifest.cubin = "kernel.cubin";
       manifest.ptxas = stats;
@@ -334,14 +359,12 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
   }
   options.stopAfter = tile::getStageName(emitStage()).str();
   if (ptxasOptLevel < 0 || ptxasOptLevel > 3) {
-    llvm::errs() << "tile-compile: --ptxas-O must be 0, 1, 2 or 3\n";
+    llvm::errs() << "tile-compile: --ptxas-O must be 0, 1, 2 or 3, got "
+                 << ptxasOptLevel << "\n";
     return failure();
   }
-  // Issue 11: a negative occupancy was taken as "use the kernel's hint".
-  if (options.occupancy < 0 || options.occupancy > 32) {
-    llvm::errs() << "tile-compile: --occupancy must be in [0, 32] (0: the "
-                    "kernel's hint), got "
-                 << options.occupancy << "\n";
+  if (ptxasTimeout == 0) {
+    llvm::errs() << "tile-compile: --ptxas-timeout must be at least 1 s\n";
     return failure();
   }
   PassManager pm(&context, ModuleOp::getOperationName());
@@ -384,10 +407,18 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
       "tile-specialize, " + options.tilePipeline);
   StageObserver &progress = *observer;
 
+  std::string readError;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      tile::readSourceFile(inputFile.getValue(), readError);
+  if (!input) {
+    llvm::errs() << "tile-compile: " << readError << "\n";
+    return failure();
+  }
   llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile.getValue(), sourceMgr, &context);
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
     return failure();
   progress.step(std::nullopt, "parse");
@@ -410,6 +441,7 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
            << "kernel name '" << kernelName
            << "' is not an identifier (letters, digits and _, not starting "
               "with a digit): it names the PTX .entry";
+  info.kernelLoc = kernel.getLoc();
 
   pm.addInstrumentation(std::move(observer));
   if (failed(applyPassManagerCLOptions(pm)) || failed(pm.run(*module)))

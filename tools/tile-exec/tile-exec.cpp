@@ -22,6 +22,14 @@
 // Every view is printed after the run, one line per row of its last
 // dimension: `NAME[i, j]: v v v` (NAME is the argument's `tile.name`, else
 // argN). --print=NAME,... restricts the list; --hex prints bit patterns.
+// At most 2^20 elements of a view are printed.
+//
+// User input is checked before anything is allocated (Support/Checked.h):
+// integers must fit their type (i32=4294967296 and i32=1.5 are errors, not
+// wrapped or truncated), floats must be finite in their type unless written
+// inf, -inf or nan, view sizes must be in [0, 2^31), and the views together
+// must fit in memory: the machine's physical memory (or the ulimit where
+// lower), or --max-memory. The executor runs at most 2^20 blocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +39,8 @@
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
 #include "tile/Executor/Executor.h"
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Support/Checked.h"
+#include "tile/Support/SourceFile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -67,8 +77,13 @@ static llvm::cl::list<std::string>
 static llvm::cl::opt<std::string>
     gridSpec("grid", llvm::cl::desc("Blocks X[,Y[,Z]]"), llvm::cl::init("1"));
 static llvm::cl::opt<unsigned>
-    numThreads("num-threads", llvm::cl::desc("Worker threads (0: all cores)"),
+    numThreads("num-threads",
+               llvm::cl::desc("Worker threads (0: all cores; at most 1024)"),
                llvm::cl::init(1));
+static llvm::cl::opt<std::string> maxMemory(
+    "max-memory",
+    llvm::cl::desc("Largest total size of the views in bytes (default: the "
+                   "machine's physical memory, or ulimit -v where lower)"));
 static llvm::cl::opt<std::string>
     printList("print", llvm::cl::desc("Views to print (names), default all"));
 static llvm::cl::opt<bool>
@@ -88,25 +103,77 @@ struct HostView {
   std::string name;
   std::vector<uint8_t> bytes;
   ViewArg view;
+  /// Read from a .npy file: its memory holds the values already.
+  bool loaded = false;
 };
 } // namespace
 
-static FailureOr<double> parseNumber(StringRef text) {
+namespace {
+/// A value of an argument or an initializer, parsed for its element type:
+/// integers stay exact (an i64 above 2^53 is not rounded through a double).
+struct Number {
+  int64_t i = 0;
+  double f = 0;
+};
+} // namespace
+
+/// The range of an integer element type.
+static std::pair<int64_t, int64_t> getIntRange(unsigned width) {
+  if (width == 1)
+    return {0, 1};
+  if (width >= 64)
+    return {INT64_MIN, INT64_MAX};
+  int64_t half = int64_t(1) << (width - 1);
+  return {-half, half - 1};
+}
+
+/// Parses `text` as a value of `type` (an integer, index or float type):
+/// integers whole and in range, floats finite in the type unless written
+/// inf, -inf or nan. On failure `error` says why.
+static FailureOr<Number> parseNumber(StringRef text, Type type,
+                                     std::string &error) {
   text = text.trim();
-  if (text == "inf" || text == "+inf")
-    return INFINITY;
-  if (text == "-inf")
-    return -INFINITY;
-  if (text == "nan")
-    return NAN;
-  if (text == "true")
-    return 1.0;
-  if (text == "false")
-    return 0.0;
-  double value;
-  if (text.getAsDouble(value))
+  Number number;
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    if (text == "inf" || text == "+inf" || text == "-inf" || text == "nan") {
+      number.f = text == "nan" ? NAN : text == "-inf" ? -INFINITY : INFINITY;
+      return number;
+    }
+    std::optional<double> value = ::tile::checked::parseDouble(
+        std::string_view(text.data(), text.size()), false, &error);
+    if (!value)
+      return failure();
+    // Finite values that round to infinity in the element type do not fit.
+    APFloat converted(*value);
+    bool loses;
+    converted.convert(floatType.getFloatSemantics(),
+                      APFloat::rmNearestTiesToEven, &loses);
+    if (converted.isInfinity()) {
+      APFloat largest = APFloat::getLargest(floatType.getFloatSemantics());
+      SmallString<16> largestText;
+      largest.toString(largestText);
+      error = "'" + text.str() + "' is out of range for " +
+              (isa<Float16Type>(type)    ? std::string("f16")
+               : isa<BFloat16Type>(type) ? std::string("bf16")
+                                         : std::string("f32")) +
+              " (largest finite value " + largestText.str().str() + ")";
+      return failure();
+    }
+    number.f = *value;
+    return number;
+  }
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  if (width == 1 && (text == "true" || text == "false")) {
+    number.i = text == "true";
+    return number;
+  }
+  auto [min, max] = getIntRange(width);
+  std::optional<int64_t> value = ::tile::checked::parseInt(
+      std::string_view(text.data(), text.size()), min, max, &error);
+  if (!value)
     return failure();
-  return value;
+  number.i = *value;
+  return number;
 }
 
 static Type parseElementType(StringRef text, MLIRContext &ctx) {
@@ -126,11 +193,17 @@ static Type parseElementType(StringRef text, MLIRContext &ctx) {
   return {};
 }
 
-/// Writes `value` as element `i` of view memory of `kind`.
-static void storeElement(HostView &host, int64_t i, double value) {
+static bool isFloatKind(ElementKind kind) {
+  return kind == ElementKind::F16 || kind == ElementKind::BF16 ||
+         kind == ElementKind::F32;
+}
+
+/// Writes `value` as element `i` of view memory of `kind`: its `f` for
+/// float kinds, its `i` (in range, checked when parsed) for integers.
+static void storeElement(HostView &host, int64_t i, Number value) {
   uint8_t *p = host.bytes.data() + i * getElementBytes(host.view.element);
   auto put = [&](auto v) { std::memcpy(p, &v, sizeof(v)); };
-  float f = static_cast<float>(value);
+  float f = static_cast<float>(value.f);
   switch (host.view.element) {
   case ElementKind::F16: {
     // Through the executor's own rounding: tile.astype does the same.
@@ -151,26 +224,29 @@ static void storeElement(HostView &host, int64_t i, double value) {
     put(f);
     return;
   case ElementKind::I1:
-    put(static_cast<uint8_t>(value != 0));
+    put(static_cast<uint8_t>(value.i != 0));
     return;
   case ElementKind::I8:
-    put(static_cast<int8_t>(value));
+    put(static_cast<int8_t>(value.i));
     return;
   case ElementKind::I16:
-    put(static_cast<int16_t>(value));
+    put(static_cast<int16_t>(value.i));
     return;
   case ElementKind::I32:
-    put(static_cast<int32_t>(value));
+    put(static_cast<int32_t>(value.i));
     return;
   case ElementKind::I64:
-    put(static_cast<int64_t>(value));
+    put(static_cast<int64_t>(value.i));
     return;
   }
 }
 
-static LogicalResult parseViewArg(StringRef spec, StringRef typeText,
-                                  StringRef dims, StringRef init,
-                                  MLIRContext &ctx, HostView &host) {
+/// Parses the element type and shape of a view argument; allocates nothing.
+/// Sizes are those the executor takes ([0, 2^31)), and the view's bytes
+/// must be representable.
+static LogicalResult parseViewShape(StringRef spec, StringRef typeText,
+                                    StringRef dims, MLIRContext &ctx,
+                                    HostView &host, int64_t &bytes) {
   host.type = parseElementType(typeText, ctx);
   FailureOr<ElementKind> kind = failure();
   if (host.type)
@@ -182,33 +258,62 @@ static LogicalResult parseViewArg(StringRef spec, StringRef typeText,
   host.view.element = *kind;
   SmallVector<StringRef> parts;
   dims.split(parts, 'x');
-  int64_t n = 1;
   for (StringRef part : parts) {
-    int64_t size;
-    if (part.trim().getAsInteger(10, size) || size < 0) {
-      llvm::errs() << "error: bad shape in '" << spec << "'\n";
+    std::string error;
+    std::optional<int64_t> size = ::tile::checked::parseInt(
+        std::string_view(part.trim().data(), part.trim().size()), 0,
+        std::numeric_limits<int32_t>::max(), &error);
+    if (!size) {
+      llvm::errs() << "error: bad shape in '" << spec << "': " << error << "\n";
       return failure();
     }
-    host.view.sizes.push_back(size);
-    n *= size;
+    host.view.sizes.push_back(*size);
   }
+  std::optional<int64_t> n = ::tile::checked::product(host.view.sizes);
+  std::optional<int64_t> size =
+      n ? ::tile::checked::mul(*n, getElementBytes(*kind)) : std::nullopt;
+  if (!size) {
+    llvm::errs() << "error: the view '" << spec
+                 << "' has more than 2^63 bytes\n";
+    return failure();
+  }
+  bytes = *size;
+  return success();
+}
+
+/// Allocates the memory of a view whose shape parseViewShape read and
+/// fills it from `init`.
+static LogicalResult initView(StringRef spec, StringRef init, HostView &host) {
   host.view.strides.assign(host.view.sizes.size(), 1);
   for (int d = static_cast<int>(host.view.sizes.size()) - 2; d >= 0; --d)
     host.view.strides[d] = host.view.strides[d + 1] * host.view.sizes[d + 1];
-  host.bytes.assign(n * getElementBytes(*kind), 0);
+  int64_t n = *::tile::checked::product(host.view.sizes);
+  host.bytes.assign(n * getElementBytes(host.view.element), 0);
   host.view.data = host.bytes.data();
+  bool isFloat = isFloatKind(host.view.element);
 
   if (init == "zeros")
     return success();
   if (init == "iota") {
+    if (!isFloat && n > 0) {
+      unsigned width =
+          host.type.isIndex() ? 64 : host.type.getIntOrFloatBitWidth();
+      if (n - 1 > getIntRange(width).second) {
+        llvm::errs() << "error: iota in '" << spec << "' counts to " << n - 1
+                     << ", which does not fit " << host.type << "\n";
+        return failure();
+      }
+    }
     for (int64_t i = 0; i < n; ++i)
-      storeElement(host, i, static_cast<double>(i));
+      storeElement(host, i, Number{i, static_cast<double>(i)});
     return success();
   }
   if (init.consume_front("fill:")) {
-    FailureOr<double> value = parseNumber(init);
+    std::string error;
+    FailureOr<Number> value = parseNumber(init, host.type, error);
     if (failed(value)) {
-      llvm::errs() << "error: bad fill value in '" << spec << "'\n";
+      llvm::errs() << "error: bad fill value in '" << spec << "': " << error
+                   << "\n";
       return failure();
     }
     for (int64_t i = 0; i < n; ++i)
@@ -218,12 +323,13 @@ static LogicalResult parseViewArg(StringRef spec, StringRef typeText,
   if (init.consume_front("values:")) {
     SmallVector<StringRef> items;
     init.split(items, ',');
-    SmallVector<double> values;
+    SmallVector<Number> values;
     for (StringRef item : items) {
-      FailureOr<double> value = parseNumber(item);
+      std::string error;
+      FailureOr<Number> value = parseNumber(item, host.type, error);
       if (failed(value)) {
         llvm::errs() << "error: bad value '" << item << "' in '" << spec
-                     << "'\n";
+                     << "': " << error << "\n";
         return failure();
       }
       values.push_back(*value);
@@ -236,31 +342,47 @@ static LogicalResult parseViewArg(StringRef spec, StringRef typeText,
     // SEED or SEED:LO:HI; uniform in [LO, HI), default [-1, 1).
     SmallVector<StringRef> fields;
     init.split(fields, ':');
-    uint64_t state;
     double lo = -1.0, hi = 1.0;
-    bool bad = (fields.size() != 1 && fields.size() != 3) ||
-               fields[0].getAsInteger(10, state);
-    if (!bad && fields.size() == 3) {
-      FailureOr<double> l = parseNumber(fields[1]), h = parseNumber(fields[2]);
-      bad = failed(l) || failed(h) || !std::isfinite(*l) ||
-            !std::isfinite(*h) || !(*l < *h);
-      if (!bad) {
+    std::string error;
+    std::optional<int64_t> seed;
+    if (fields.size() != 1 && fields.size() != 3)
+      error = "random:SEED or random:SEED:LO:HI";
+    else
+      seed = ::tile::checked::parseInt(
+          std::string_view(fields[0].data(), fields[0].size()), 0, INT64_MAX,
+          &error);
+    if (seed && fields.size() == 3) {
+      std::optional<double> l = ::tile::checked::parseDouble(
+          std::string_view(fields[1].data(), fields[1].size()), false, &error);
+      std::optional<double> h =
+          l ? ::tile::checked::parseDouble(
+                  std::string_view(fields[2].data(), fields[2].size()), false,
+                  &error)
+            : std::nullopt;
+      if (l && h && !(*l < *h))
+        error = "LO must be below HI";
+      if (l && h && *l < *h) {
         lo = *l;
         hi = *h;
+      } else {
+        seed.reset();
       }
     }
-    if (bad) {
+    if (!seed) {
       llvm::errs() << "error: bad random initializer in '" << spec
-                   << "' (random:SEED or random:SEED:LO:HI with LO < HI)\n";
+                   << "' (random:SEED or random:SEED:LO:HI with LO < HI): "
+                   << error << "\n";
       return failure();
     }
+    uint64_t state = static_cast<uint64_t>(*seed);
     for (int64_t i = 0; i < n; ++i) {
       uint64_t z = (state += 0x9e3779b97f4a7c15ull);
       z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
       z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
       z ^= z >> 31;
       double unit = static_cast<double>(z >> 11) * 0x1p-53; // [0, 1)
-      storeElement(host, i, lo + (hi - lo) * unit);
+      double value = lo + (hi - lo) * unit;
+      storeElement(host, i, Number{static_cast<int64_t>(value), value});
     }
     return success();
   }
@@ -320,6 +442,7 @@ static LogicalResult readNpyArg(StringRef file, Type argType, HostView &host) {
     host.view.strides[d] = host.view.strides[d + 1] * host.view.sizes[d + 1];
   host.bytes.assign(data.begin(), data.end());
   host.view.data = host.bytes.data();
+  host.loaded = true;
   return success();
 }
 
@@ -388,6 +511,9 @@ static void printValue(llvm::raw_ostream &os, const HostView &host, int64_t i) {
   }
 }
 
+/// The most elements printed of one view: the output is for reading.
+static constexpr int64_t kMaxPrintedElements = int64_t(1) << 20;
+
 static void printView(llvm::raw_ostream &os, const HostView &host) {
   ArrayRef<int64_t> sizes = host.view.sizes;
   int64_t cols = sizes.back();
@@ -395,6 +521,7 @@ static void printView(llvm::raw_ostream &os, const HostView &host) {
   for (int64_t size : sizes.drop_back())
     rows *= size;
   SmallVector<int64_t> index(sizes.size() - 1, 0);
+  int64_t printed = 0;
   for (int64_t r = 0; r < rows; ++r) {
     os << host.name;
     if (!index.empty()) {
@@ -403,7 +530,14 @@ static void printView(llvm::raw_ostream &os, const HostView &host) {
       os << "]";
     }
     os << ":";
-    for (int64_t c = 0; c < cols; ++c) {
+    for (int64_t c = 0; c < cols; ++c, ++printed) {
+      if (printed == kMaxPrintedElements) {
+        os << "\n"
+           << host.name << ": " << rows * cols - printed
+           << " more elements not printed (tile-exec prints "
+           << kMaxPrintedElements << " of a view)\n";
+        return;
+      }
       os << " ";
       printValue(os, host, r * cols + c);
     }
@@ -417,10 +551,18 @@ static void printView(llvm::raw_ostream &os, const HostView &host) {
 }
 
 static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
+  std::string readError;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::tile::readSourceFile(inputFile, readError);
+  if (!input) {
+    llvm::errs() << "error: " << readError << "\n";
+    return 1;
+  }
   llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
   OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile, sourceMgr, ParserConfig(&ctx));
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
   if (!module)
     return 1;
 
@@ -474,11 +616,38 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
     llvm::errs() << "error: --grid takes at most 3 sizes\n";
     return 1;
   }
-  for (auto [i, item] : llvm::enumerate(gridItems))
-    if (item.trim().getAsInteger(10, grid[i])) {
-      llvm::errs() << "error: bad grid size '" << item << "'\n";
+  for (auto [i, item] : llvm::enumerate(gridItems)) {
+    // The executor's limit, which is also CUDA's for x.
+    std::string error;
+    StringRef text = item.trim();
+    std::optional<int64_t> size =
+        ::tile::checked::parseInt(std::string_view(text.data(), text.size()), 0,
+                                  std::numeric_limits<int32_t>::max(), &error);
+    if (!size) {
+      llvm::errs() << "error: bad grid size in --grid=" << gridSpec << ": "
+                   << error << "\n";
       return 1;
     }
+    grid[i] = *size;
+  }
+  if (numThreads > 1024) {
+    llvm::errs() << "error: --num-threads must be at most 1024, got "
+                 << numThreads << "\n";
+    return 1;
+  }
+  std::string limitName;
+  int64_t memoryLimit = ::tile::checked::memoryLimitBytes(limitName);
+  if (!maxMemory.empty()) {
+    std::string error;
+    std::optional<int64_t> limit =
+        ::tile::checked::parseInt(maxMemory.getValue(), 0, INT64_MAX, &error);
+    if (!limit) {
+      llvm::errs() << "error: bad --max-memory: " << error << "\n";
+      return 1;
+    }
+    memoryLimit = *limit;
+    limitName = "the limit of --max-memory";
+  }
 
   if (compileOnly)
     return failed(Executable::compile(kernel)) ? 1 : 0;
@@ -489,39 +658,83 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
                  << argSpecs.size() << " given\n";
     return 1;
   }
+  // Two passes: every spec is parsed and the memory of the views estimated
+  // before any of it is allocated.
   std::vector<std::unique_ptr<HostView>> views;
+  SmallVector<StringRef> viewSpecs, viewInits;
+  SmallVector<size_t> viewArgIndices;
   std::vector<KernelArg> args;
+  int64_t totalBytes = 0;
   for (auto [index, specText] : llvm::enumerate(argSpecs)) {
     StringRef spec(specText);
     auto [lhs, init] = spec.split('=');
     lhs = lhs.trim();
     if (spec.starts_with("@") || lhs.ends_with("]")) {
       auto host = std::make_unique<HostView>();
+      int64_t bytes;
       if (spec.starts_with("@")) {
+        // Read whole (a bounded read of a regular file): its size counts.
         if (failed(readNpyArg(spec.drop_front(),
                               kernel.getArgumentTypes()[index], *host)))
           return 1;
+        bytes = static_cast<int64_t>(host->bytes.size());
       } else {
         auto [typeText, dims] = lhs.drop_back().split('[');
-        if (failed(parseViewArg(spec, typeText, dims, init.trim(), ctx, *host)))
+        if (failed(parseViewShape(spec, typeText, dims, ctx, *host, bytes)))
           return 1;
       }
+      std::optional<int64_t> sum = ::tile::checked::add(totalBytes, bytes);
+      totalBytes = sum ? *sum : INT64_MAX;
       auto name = kernel.getArgAttrOfType<StringAttr>(
           index, TileDialect::getArgNameAttrName());
       host->name = name ? name.str() : "arg" + std::to_string(index);
-      args.push_back(KernelArg::getView(host->view));
       views.push_back(std::move(host));
+      viewSpecs.push_back(spec);
+      viewInits.push_back(init.trim());
+      viewArgIndices.push_back(args.size());
+      args.emplace_back(); // set once the memory is allocated
       continue;
     }
     Type type = parseElementType(lhs, ctx);
-    FailureOr<double> value = parseNumber(init);
-    if (!type || failed(value)) {
-      llvm::errs() << "error: bad scalar argument '" << spec << "'\n";
+    if (!type) {
+      llvm::errs() << "error: bad scalar argument '" << spec
+                   << "': unknown type '" << lhs << "'\n";
       return 1;
     }
-    args.push_back(isa<FloatType>(type)
-                       ? KernelArg::getFloat(*value)
-                       : KernelArg::getInt(static_cast<int64_t>(*value)));
+    // The executor narrows integers to the kernel's type: a wider spec
+    // would be wrapped silently.
+    Type argType = kernel.getArgument(index).getType();
+    if (argType.isIntOrIndexOrFloat() && type != argType) {
+      llvm::errs() << "error: bad scalar argument '" << spec << "': argument "
+                   << index << " of '" << kernel.getName() << "' is " << argType
+                   << "\n";
+      return 1;
+    }
+    std::string error;
+    FailureOr<Number> value = parseNumber(init, type, error);
+    if (failed(value)) {
+      llvm::errs() << "error: bad scalar argument '" << spec << "': " << error
+                   << "\n";
+      return 1;
+    }
+    args.push_back(isa<FloatType>(type) ? KernelArg::getFloat(value->f)
+                                        : KernelArg::getInt(value->i));
+  }
+  if (memoryLimit > 0 && totalBytes > memoryLimit) {
+    std::string need = totalBytes == INT64_MAX
+                           ? std::string("more than 2^63 bytes")
+                           : ::tile::checked::formatBytes(totalBytes) + " (" +
+                                 std::to_string(totalBytes) + " bytes)";
+    llvm::errs() << "error: the views need " << need << ", more than "
+                 << limitName << " ("
+                 << ::tile::checked::formatBytes(memoryLimit) << ")\n";
+    return 1;
+  }
+  for (auto [host, spec, init, argIndex] :
+       llvm::zip(views, viewSpecs, viewInits, viewArgIndices)) {
+    if (!host->loaded && failed(initView(spec, init, *host)))
+      return 1;
+    args[argIndex] = KernelArg::getView(host->view);
   }
 
   FailureOr<std::unique_ptr<Executable>> executable =
@@ -597,5 +810,8 @@ int main(int argc, char **argv) {
   registry.insert<TileDialect, arith::ArithDialect, func::FuncDialect,
                   math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect>();
   MLIRContext ctx(registry);
+  // Diagnostics point at the kernel source; the whole op in a note buries
+  // them.
+  ctx.printOpOnDiagnostic(false);
   return run(ctx, pipelineOptions);
 }

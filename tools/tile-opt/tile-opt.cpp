@@ -2,7 +2,8 @@
 //
 // Parses tile IR and runs passes on it. Registers only the dialects the
 // kernels use, the generic cleanups (canonicalize, CSE, LICM) and the
-// project's own passes and pipelines.
+// project's own passes and pipelines. The input is read through
+// checked::readFile (regular files and pipes only, bounded), not by MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Support/SourceFile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -19,8 +21,11 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #ifdef TILE_INCLUDE_TESTS
 namespace mlir::tile::test {
@@ -51,6 +56,32 @@ int main(int argc, char **argv) {
   mlir::tile::test::registerTestPasses();
 #endif
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tile compiler optimizer\n", registry));
+  auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(
+      argc, argv, "tile compiler optimizer\n", registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  // Listing dialects or passes reads no input.
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFile, outputFile, registry));
+
+  llvm::InitLLVM init(argc, argv);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::tile::readSourceFile(inputFile, error);
+  if (!input) {
+    llvm::errs() << "error: " << error << "\n";
+    return EXIT_FAILURE;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << "error: " << error << "\n";
+    return EXIT_FAILURE;
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+    return EXIT_FAILURE;
+  output->keep();
+  return EXIT_SUCCESS;
 }

@@ -326,6 +326,10 @@ int64_t hostAvailableMemory() {
       available = value * 1024;
   }
   int64_t result = available ? available : total;
+  // No more than this process may hold (ulimit -v, -d).
+  std::string limitName;
+  if (int64_t limit = checked::memoryLimitBytes(limitName); limit > 0)
+    result = result ? std::min(result, limit) : limit;
   // A cap for tests and shared machines.
   if (const char *cap = std::getenv("TILE_RUNNER_HOST_MEMORY"))
     if (std::optional<int64_t> v = checked::parseInt(cap, 0, INT64_MAX))

@@ -16,6 +16,7 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
 #include "tile/Executor/Executor.h"
+#include "tile/Support/SourceFile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -155,7 +156,14 @@ static std::string loadKernel(const CpuRunOptions &options,
   MLIRContext &ctx = s.ctx;
   llvm::raw_string_ostream diagStream(diagnostics);
   SourceMgrDiagnosticHandler handler(s.sourceMgr, &ctx, diagStream);
-  s.module = parseSourceFile<ModuleOp>(options.kernelPath, s.sourceMgr, &ctx);
+  // A bounded read of a regular file (a link to /dev/zero is refused).
+  std::string readError;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::tile::readSourceFile(options.kernelPath, readError);
+  if (!input)
+    return readError;
+  s.sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  s.module = parseSourceFile<ModuleOp>(s.sourceMgr, ParserConfig(&ctx));
   if (!s.module)
     return "cannot parse kernel '" + options.kernelPath + "'";
   func::FuncOp kernel;

@@ -197,6 +197,11 @@ public:
   Opt<int> optLevel{*this, ReadBySource | ReadByLowering, "opt-level",
                     llvm::cl::desc("LLVM optimization level (0-3)"),
                     llvm::cl::init(3)};
+  Opt<int64_t> maxRegisters{
+      *this, ReadBySource | ReadByLowering, "max-registers",
+      llvm::cl::desc("Refuse kernels whose live tiles need more 32-bit "
+                     "registers per thread (tilegpu-check-resources)"),
+      llvm::cl::init(1024)};
 
   //===--- Where to stop -------------------------------------------------===//
   Opt<std::string> stopAfter{

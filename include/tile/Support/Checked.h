@@ -10,7 +10,10 @@
 //    caller allows otherwise;
 //  - sizes are multiplied and added with overflow detection;
 //  - files are read only when they are regular files no larger than a
-//    limit (a link to /dev/zero is refused, not read forever).
+//    limit (a link to /dev/zero is refused, not read forever), standard
+//    input only up to that limit;
+//  - memory estimates are compared with what the process can hold (the
+//    machine's physical memory, or the ulimit where lower).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,13 +23,17 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace tile {
 namespace checked {
@@ -88,6 +95,17 @@ inline std::optional<double> parseDouble(std::string_view text,
   };
   if (s.empty() || std::isspace(static_cast<unsigned char>(s[0])))
     return fail("expected a number, got '" + s + "'");
+  // Decimal only, as integers are: strtod would also take hex ("0x10"),
+  // "infinity" and "nan(...)". Non-finite values are spelled inf, nan.
+  std::string_view body(s);
+  if (!body.empty() && (body[0] == '+' || body[0] == '-'))
+    body.remove_prefix(1);
+  bool keyword = body == "inf" || body == "nan";
+  if (!keyword)
+    for (char c : body)
+      if (!(c >= '0' && c <= '9') && c != '.' && c != 'e' && c != 'E' &&
+          c != '+' && c != '-')
+        return fail("expected a number, got '" + s + "'");
   char *end = nullptr;
   errno = 0;
   double value = std::strtod(s.c_str(), &end);
@@ -131,15 +149,71 @@ inline std::optional<int64_t> product(const Range &sizes) {
 /// Largest input file any tool reads (kernels, manifests, PTX, .npy).
 constexpr int64_t kMaxInputFileBytes = int64_t(4) << 30;
 
+/// Largest IR source (a kernel, a lit input) the MLIR tools parse: kernels
+/// are tens of kilobytes; anything near this is not a kernel.
+constexpr int64_t kMaxSourceFileBytes = int64_t(256) << 20;
+
+/// Reads all of standard input into `out`, refusing more than `maxBytes`
+/// and devices that never end (`< /dev/zero`; a terminal is fine).
+inline bool readStdin(std::string &out, std::string &error,
+                      int64_t maxBytes = kMaxInputFileBytes) {
+  struct stat st;
+  if (::fstat(0, &st) == 0) {
+    if (S_ISCHR(st.st_mode) && !::isatty(0)) {
+      error = "cannot read standard input: a device, not a file, pipe or "
+              "terminal";
+      return false;
+    }
+    if (S_ISREG(st.st_mode) && st.st_size > maxBytes) {
+      error = "cannot read standard input: " + std::to_string(st.st_size) +
+              " bytes is over the limit of " + std::to_string(maxBytes);
+      return false;
+    }
+  }
+  out.clear();
+  char chunk[1 << 16];
+  while (true) {
+    ssize_t n = ::read(0, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      error =
+          std::string("cannot read standard input: ") + std::strerror(errno);
+      return false;
+    }
+    if (n == 0)
+      return true;
+    if (static_cast<int64_t>(out.size()) + n > maxBytes) {
+      error = "cannot read standard input: more than the limit of " +
+              std::to_string(maxBytes) + " bytes";
+      return false;
+    }
+    out.append(chunk, static_cast<size_t>(n));
+  }
+}
+
 /// Reads `path` into `out` when it is a regular file of at most `maxBytes`
 /// (following links: a link to a regular file is fine, one to a device is
-/// not). On failure `error` is a sentence naming the file.
+/// not); "-" is standard input (readStdin), /dev/null the empty file. On
+/// failure `error` is a sentence naming the file.
 inline bool readFile(const std::string &path, std::string &out,
                      std::string &error,
                      int64_t maxBytes = kMaxInputFileBytes) {
+  if (path == "-")
+    return readStdin(out, error, maxBytes);
+  if (path == "/dev/null") {
+    out.clear();
+    return true;
+  }
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
-    error = "cannot read '" + path + "': no such file";
+    error = "cannot read '" + path + "': " +
+            (errno == ENOENT ? std::string("no such file")
+                             : std::string(std::strerror(errno)));
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    error = "cannot read '" + path + "': a directory, not a file";
     return false;
   }
   if (!S_ISREG(st.st_mode)) {
@@ -153,7 +227,7 @@ inline bool readFile(const std::string &path, std::string &out,
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = "cannot read '" + path + "'";
+    error = "cannot read '" + path + "': " + std::strerror(errno);
     return false;
   }
   out.assign(static_cast<size_t>(st.st_size), '\0');
@@ -165,6 +239,55 @@ inline bool readFile(const std::string &path, std::string &out,
     return false;
   }
   return true;
+}
+
+/// Bytes of physical memory of this machine, or 0 where unknown.
+inline int64_t physicalMemoryBytes() {
+  long pages = ::sysconf(_SC_PHYS_PAGES);
+  long pageSize = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return 0;
+  return mul(pages, pageSize).value_or(INT64_MAX);
+}
+
+/// The most memory this process can hold: the machine's physical memory, or
+/// less where `ulimit -v` or `ulimit -d` says so. `name` says which limit
+/// it is, for messages ("this machine's physical memory"); 0 where unknown.
+inline int64_t memoryLimitBytes(std::string &name) {
+  int64_t limit = physicalMemoryBytes();
+  name = "this machine's physical memory";
+  struct Rlimit {
+    int resource;
+    const char *name;
+  };
+  for (Rlimit r : {Rlimit{RLIMIT_AS, "the address-space limit (ulimit -v)"},
+                   Rlimit{RLIMIT_DATA, "the data-segment limit (ulimit -d)"}}) {
+    struct rlimit rl;
+    if (::getrlimit(r.resource, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+        rl.rlim_cur > static_cast<rlim_t>(INT64_MAX))
+      continue;
+    if (limit == 0 || static_cast<int64_t>(rl.rlim_cur) < limit) {
+      limit = static_cast<int64_t>(rl.rlim_cur);
+      name = r.name;
+    }
+  }
+  return limit;
+}
+
+/// `bytes` for people: "512 bytes", "3.0 KiB", "110.2 GiB".
+inline std::string formatBytes(int64_t bytes) {
+  static const char *units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (bytes < 1024)
+    return std::to_string(bytes) + " bytes";
+  double value = static_cast<double>(bytes);
+  int unit = -1;
+  while (value >= 1024 && unit < 5) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f %s", value, units[unit]);
+  return text;
 }
 
 } // namespace checked

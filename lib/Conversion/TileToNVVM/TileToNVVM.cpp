@@ -204,9 +204,22 @@ struct ConvertTileToNVVMPass
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     SmallVector<func::FuncOp> kernels;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (func->hasAttr("tilegpu.num_warps"))
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func->hasAttr("tilegpu.num_warps")) {
         kernels.push_back(func);
+        continue;
+      }
+      // A kernel without layouts would be left as it is, and the module
+      // "converted" with nothing in it.
+      if (func->hasAttr(TileDialect::getKernelAttrName())) {
+        func.emitError()
+            << "kernel '" << func.getName()
+            << "' has no layouts (no 'tilegpu.num_warps'): run "
+               "tilegpu-assign-layouts and the other tile-to-tilegpu steps "
+               "first (the tile-to-ptx pipeline runs them all)";
+        return signalPassFailure();
+      }
+    }
     if (kernels.empty())
       return;
     gpu::GPUModuleOp gpuModule = getOrCreateKernelModule(module);

@@ -143,6 +143,17 @@ LogicalResult mlir::tile::verifyShapeAgainstSpec(Operation *op, ArrayAttr shape,
              << what << " dimension " << i << " must be '?' while the shape "
              << "names parameter " << entry;
   }
+  // Sizes are positive here; the product is bounded before it can overflow.
+  int64_t elements = 1;
+  for (int64_t dim : type.getShape()) {
+    if (ShapedType::isDynamic(dim))
+      continue;
+    if (dim > kMaxTileElements / elements)
+      return op->emitOpError()
+             << what << " " << type << " has more than " << kMaxTileElements
+             << " elements (the largest tile)";
+    elements *= dim;
+  }
   return success();
 }
 
@@ -403,6 +414,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' belongs on a func.func";
     return name == getKernelAttrName() ? verifyKernelAttr(op, attr.getValue())
                                        : verifyParamsAttr(op, attr.getValue());
+  }
+  if (name == getSpecializedAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name << "' must be a unit attribute";
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitOpError() << "'" << name << "' belongs on a func.func";
+    return success();
   }
   if (name == getSplitRemainderAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()))

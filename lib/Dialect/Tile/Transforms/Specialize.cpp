@@ -3,12 +3,15 @@
 // tile-specialize: one kernel source, many variants. Binds the parameters of
 // `tile.params`, replaces `tile.param` reads by constants and type
 // parameters by types, and re-infers every tile type so that shapes become
-// static.
+// static. Each parameter is bound once: a name given twice, or a binding of
+// a kernel that is already specialized (`tile.specialized`), is an error,
+// and integers must fit the parameter's type.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Support/Checked.h"
 
 #include "tile/Bundle/Expr.h"
 
@@ -42,6 +45,8 @@ private:
   OpBuilder builder;
   /// Parameter name -> bound value (IntegerAttr or TypeAttr).
   llvm::StringMap<Attribute> values;
+  /// Parameter name -> the binding that named it, in this run.
+  llvm::StringMap<std::string> boundBy;
 
   LogicalResult bind(StringRef binding);
   Type substitute(Type type);
@@ -50,6 +55,20 @@ private:
   LogicalResult refineOp(Operation *op);
   std::string substituteGridExpr(StringRef expr);
 };
+
+/// A bound value as a binding writes it: 128, true, bf16.
+static std::string printValue(Attribute value) {
+  if (auto b = dyn_cast<BoolAttr>(value))
+    return b.getValue() ? "true" : "false";
+  if (auto i = dyn_cast<IntegerAttr>(value))
+    return i.getType().isInteger(1)
+               ? (i.getValue().getBoolValue() ? "true" : "false")
+               : std::to_string(i.getInt());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << cast<TypeAttr>(value).getValue();
+  return text;
+}
 
 LogicalResult Specializer::bind(StringRef binding) {
   auto [name, text] = binding.split('=');
@@ -67,6 +86,16 @@ LogicalResult Specializer::bind(StringRef binding) {
            << "kernel '" << kernel.getName() << "' has no parameter '" << name
            << "' (parameters: " << known << ")";
   }
+  if (kernel->hasAttr(TileDialect::getSpecializedAttrName()))
+    return kernel.emitError()
+           << "cannot bind '" << binding << "': kernel '" << kernel.getName()
+           << "' is already specialized, with " << name << "="
+           << printValue(it->second) << "; bind each parameter once";
+  auto [previous, first] = boundBy.try_emplace(name, binding.str());
+  if (!first)
+    return kernel.emitError()
+           << "parameter '" << name << "' is bound twice ('" << previous->second
+           << "' and '" << binding << "'); bind each parameter once";
   Attribute current = it->second;
   MLIRContext *ctx = kernel.getContext();
   if (isa<TypeAttr>(current)) {
@@ -87,11 +116,27 @@ LogicalResult Specializer::bind(StringRef binding) {
     it->second = BoolAttr::get(ctx, lower == "true" || lower == "1");
     return success();
   }
-  int64_t value;
-  if (text.getAsInteger(10, value))
+  // Checked against the parameter's type: 2147483648 is not an i32 (and
+  // must not come back as -2147483648).
+  unsigned width = intAttr.getType().isIndex()
+                       ? 64
+                       : intAttr.getType().getIntOrFloatBitWidth();
+  int64_t min = width >= 64 ? INT64_MIN : -(int64_t(1) << (width - 1));
+  int64_t max = width >= 64 ? INT64_MAX : (int64_t(1) << (width - 1)) - 1;
+  std::string_view digits(text.data(), text.size());
+  std::optional<int64_t> value = ::tile::checked::parseInt(digits, min, max);
+  if (!value) {
+    std::string error;
+    ::tile::checked::parseInt(digits, INT64_MIN, INT64_MAX, &error);
+    if (error.find("out of range") == std::string::npos && !error.empty())
+      return kernel.emitError() << "parameter '" << name
+                                << "' is an integer, got '" << text << "'";
     return kernel.emitError()
-           << "parameter '" << name << "' is an integer, got '" << text << "'";
-  it->second = IntegerAttr::get(intAttr.getType(), value);
+           << "parameter '" << name << "' is an "
+           << printValue(TypeAttr::get(intAttr.getType())) << " in [" << min
+           << ", " << max << "], got '" << text << "'";
+  }
+  it->second = IntegerAttr::get(intAttr.getType(), *value);
   return success();
 }
 
@@ -337,11 +382,12 @@ LogicalResult Specializer::run(const SpecializeOptions &options) {
   for (auto &entry : values)
     bound.set(entry.getKey(), entry.getValue());
   kernel->setAttr(TileDialect::getParamsAttrName(), bound.getDictionary(ctx));
+  kernel->setAttr(TileDialect::getSpecializedAttrName(), UnitAttr::get(ctx));
   return success();
 }
 
 struct TileSpecializePass
-    : public tile::impl::TileSpecializeBase<TileSpecializePass> {
+    : public mlir::tile::impl::TileSpecializeBase<TileSpecializePass> {
   using TileSpecializeBase::TileSpecializeBase;
 
   void runOnOperation() override {
@@ -373,5 +419,10 @@ LogicalResult mlir::tile::specializeKernel(func::FuncOp kernel,
   if (options.numWarps < 0 || options.numWarps > 32 ||
       (options.numWarps && !llvm::isPowerOf2_32(options.numWarps)))
     return kernel.emitError() << "num-warps must be a power of two in [1, 32]";
+  // The launch-hint verifier's range; 0 keeps the kernel's hint.
+  if (options.occupancy < 0 || options.occupancy > 32)
+    return kernel.emitError() << "occupancy must be in [0, 32] (0: keep the "
+                                 "kernel's hint), got "
+                              << options.occupancy;
   return Specializer(kernel).run(options);
 }

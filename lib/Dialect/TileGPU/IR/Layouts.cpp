@@ -171,6 +171,16 @@ mlir::tilegpu::getRegisterLayout(Attribute attr, ArrayRef<int64_t> shape,
                                  function_ref<InFlightDiagnostic()> emitError) {
   if (ShapedType::isDynamicShape(shape))
     return emitError() << "a register layout needs a static tile shape";
+  // Bounded before the map (one entry per register) is built.
+  int64_t elements = 1;
+  for (int64_t dim : shape) {
+    if (dim <= 0)
+      return emitError() << "a register layout needs positive tile sizes";
+    if (dim > kMaxRegisterTileElements / elements)
+      return emitError() << "a tile of more than " << kMaxRegisterTileElements
+                         << " elements cannot be held in registers";
+    elements *= dim;
+  }
   FailureOr<RegisterLayout> result = failure();
   if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(attr)) {
     result = getMmaLayout(mma, shape, emitError);

@@ -251,6 +251,25 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "shared buffer layout must be #tilegpu.shared";
   if (!elementType.isIntOrFloat())
     return emitError() << "shared buffer element type must be int or float";
+  // The buffer's bytes (padding included) must fit the largest shared
+  // memory of any chip; checked step by step, so nothing overflows.
+  int64_t bits = elementType.getIntOrFloatBitWidth();
+  unsigned inner = shared.getOrder()[0];
+  SmallVector<int64_t> padded(shape);
+  padded[shape.size() - 2 + inner] += shared.getPad();
+  int64_t limitBits = kMaxSharedBytes * 8;
+  int64_t totalBits = bits;
+  for (int64_t d : padded) {
+    if (d > limitBits / totalBits) {
+      std::string dims;
+      for (int64_t size : shape)
+        dims += (dims.empty() ? "" : "x") + std::to_string(size);
+      return emitError() << "a shared buffer of " << dims << " " << elementType
+                         << " is larger than the " << kMaxSharedBytes
+                         << " bytes of shared memory any chip has";
+    }
+    totalBits *= d;
+  }
   int64_t innerSize = shape.take_back(2)[shared.getOrder()[0]];
   if (shared.getChunk() != 0 && innerSize % shared.getChunk() != 0)
     return emitError() << "the contiguous tile dimension (" << innerSize

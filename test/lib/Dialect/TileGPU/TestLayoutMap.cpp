@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/TileGPU/IR/Layouts.h"
+#include "tile/Support/Checked.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -31,6 +32,9 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
+
+/// The largest tile whose map is printed.
+constexpr int64_t kMaxPrintedElements = 16384;
 
 /// `((id / div) % mod) * mul` of one thread term.
 int64_t evalTerm(const ThreadTerm &term, unsigned lane, unsigned warp) {
@@ -136,6 +140,21 @@ struct TestTileGPULayoutMapPass
         Location loc = func.getArgument(i).getLoc();
         auto emitError = [&] { return mlir::emitError(loc); };
         os << "@" << func.getName() << " arg" << i << ": " << type << "\n";
+        // The tables are for reading: a tile too big to read is refused
+        // rather than printed (the verifiers bound sizes far higher).
+        std::optional<int64_t> elements;
+        if (auto shaped = dyn_cast<ShapedType>(type);
+            shaped && shaped.hasStaticShape())
+          elements = ::tile::checked::product(shaped.getShape());
+        else if (auto buffer = dyn_cast<SharedBufferType>(type))
+          elements = ::tile::checked::product(buffer.getTileShape());
+        else
+          elements = 0;
+        if (!elements || *elements > kMaxPrintedElements) {
+          emitError() << "the tile has more than " << kMaxPrintedElements
+                      << " elements to print";
+          return signalPassFailure();
+        }
         LogicalResult result = success();
         if (auto tensor = dyn_cast<RankedTensorType>(type))
           result = printRegisterMap(os, tensor, emitError);

@@ -44,8 +44,14 @@ bool isStaticShapeSpec(ArrayAttr shape);
 /// Builds a shape spec from static sizes.
 ArrayAttr buildShapeSpec(MLIRContext *ctx, ArrayRef<int64_t> sizes);
 
+/// The most elements a tile may have (the CPU executor's limit too): 2^26,
+/// 256 MiB of f32, far above any tile a GPU block holds, and small enough
+/// that element counts and byte sizes never overflow.
+constexpr int64_t kMaxTileElements = int64_t(1) << 26;
+
 /// Checks that `type`'s shape agrees with the shape spec: equal static sizes,
-/// and dynamic sizes where the spec names a parameter.
+/// and dynamic sizes where the spec names a parameter; and that a static
+/// shape has at most kMaxTileElements elements.
 LogicalResult verifyShapeAgainstSpec(Operation *op, ArrayAttr shape,
                                      ShapedType type, StringRef what);
 

@@ -46,6 +46,12 @@ def Tile_Dialect : Dialect {
     static constexpr llvm::StringLiteral getSplitRemainderAttrName() {
       return "tile.split_remainder";
     }
+    /// Name of the unit attribute tile-specialize puts on a kernel whose
+    /// parameters it bound: binding them again would change `tile.params`
+    /// but not the body already specialized, so it is an error.
+    static constexpr llvm::StringLiteral getSpecializedAttrName() {
+      return "tile.specialized";
+    }
   }];
 }
 

@@ -19,6 +19,15 @@ namespace tilegpu {
 
 constexpr unsigned kWarpSize = 32;
 
+/// The most elements a tile with a register layout may have: 2^20 elements
+/// over the 1024 threads of the largest block are 1024 registers per thread,
+/// four times what a thread can have. Bounds the index maps' size.
+constexpr int64_t kMaxRegisterTileElements = int64_t(1) << 20;
+
+/// The most shared memory a block has on any supported chip (227 KB on
+/// sm_90 and sm_100): no shared buffer is larger.
+constexpr int64_t kMaxSharedBytes = 232448;
+
 /// One term of a thread-dependent coordinate: ((id / div) % mod) * mul,
 /// where id is the lane (0..31) or the warp index.
 struct ThreadTerm {

@@ -32,6 +32,16 @@ int64_t getLaunchHint(Operation *kernel, StringRef name, StringRef chip,
 LogicalResult verifyTargetChip(StringRef chip,
                                function_ref<InFlightDiagnostic()> emitError);
 
+/// What one SM of a chip holds, for the checks of launch hints
+/// (tilegpu-check-resources). Defaults are sm_80's.
+struct ChipLimits {
+  int64_t maxThreadsPerBlock = 1024;
+  int64_t maxThreadsPerSM = 2048;
+  int64_t maxBlocksPerSM = 32;
+  int64_t sharedBytesPerSM = 167936;
+};
+ChipLimits getChipLimits(StringRef chip);
+
 } // namespace tilegpu
 } // namespace mlir
 

@@ -395,4 +395,36 @@ def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::func::FuncO
   ];
 }
 
+def TileGPUCheckResources : Pass<"tilegpu-check-resources", "::mlir::func::FuncOp"> {
+  let summary = "Refuse kernels whose registers or launch hints the chip cannot hold";
+  let description = [{
+    Runs on kernels with layouts (`tilegpu.num_warps`), after shared memory
+    is allocated, and fails with a located error instead of leaving ptxas
+    to spill for minutes or to fail without a location:
+
+    - the register footprint: at every op, the tiles live there in 32-bit
+      registers per thread under their layouts (two 16-bit elements to a
+      register). Above `max-registers` (default 1024, four times the 255 a
+      thread has) the error names the op at the peak and the largest tile,
+      and suggests more warps or smaller tiles;
+    - the launch hints for `chip`: threads per block; `tilegpu.occupancy`
+      blocks per SM against the SM's blocks, threads and shared memory.
+
+    For example, with one warp:
+
+    ```mlir
+    %s = tile.mma %q, %kt, %acc : ... -> tensor<256x256xf32, #tilegpu.mma<...>>
+    // error: the tiles live here need about 3584 registers per thread
+    // with 1 warps, far above the 255 a thread has (limit 1024): use more
+    // warps (num-warps) or smaller tiles
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_80\"",
+           "Target chip whose SM limits the launch hints must meet">,
+    Option<"maxRegisters", "max-registers", "int64_t", "1024",
+           "Most 32-bit registers per thread the live tiles may need">
+  ];
+}
+
 #endif // TILE_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD

@@ -1,0 +1,37 @@
+//===- SourceFile.h - bounded reads of IR sources for the MLIR tools -*- C++
+//-*-//
+//
+// The MLIR tools (tile-opt, tile-compile, tile-exec) read their IR through
+// checked::readFile instead of MLIR's own file opening, which reads devices
+// and pipes without bound: a kernel that is a link to /dev/zero is refused
+// with a message, not read forever.
+//
+// Declared in mlir::tile rather than including Support/Checked.h: its
+// namespace ::tile makes `tile::` ambiguous in files that use namespace
+// mlir (mlir::tile), which most of the compiler does.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_SUPPORT_SOURCEFILE_H
+#define TILE_SUPPORT_SOURCEFILE_H
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir {
+namespace tile {
+
+/// The contents of `path` ("-": standard input) as a buffer named `path`
+/// ("<stdin>"), so that diagnostics point into it; null, with the reason in
+/// `error` ("cannot read 'k.mlir': not a regular file"), when it is not a
+/// regular file or a pipe, is missing, or is larger than
+/// checked::kMaxSourceFileBytes.
+std::unique_ptr<llvm::MemoryBuffer> readSourceFile(const std::string &path,
+                                                   std::string &error);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_SUPPORT_SOURCEFILE_H
