@@ -68,7 +68,9 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   func.addPass(createCSEPass());
   // wgmma issued early, waited for at the first use of its result (before
   // pipelining, which releases a stage after the wait of its last reader).
-  func.addPass(tilegpu::createTileGPUAsyncMma());
+  tilegpu::TileGPUAsyncMmaOptions asyncOptions;
+  asyncOptions.pinWaits = options.pinWaits;
+  func.addPass(tilegpu::createTileGPUAsyncMma(asyncOptions));
   tilegpu::TileGPUPipelineOptions pipelineOptions;
   pipelineOptions.stages = options.stages;
   pipelineOptions.maxSharedBytes = maxShared;
@@ -80,6 +82,14 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   wsOptions.chip = options.chip;
   wsOptions.producerRegs = options.producerRegs;
   func.addPass(tilegpu::createTileGPUWarpSpecialize(wsOptions));
+  tilegpu::TileGPUPingPongOptions pingPongOptions;
+  pingPongOptions.mode = options.pingPong;
+  pingPongOptions.chip = options.chip;
+  func.addPass(tilegpu::createTileGPUPingPong(pingPongOptions));
+  tilegpu::TileGPUTmaOptions tmaOptions;
+  tmaOptions.mode = options.tma;
+  tmaOptions.chip = options.chip;
+  func.addPass(tilegpu::createTileGPUTma(tmaOptions));
   tilegpu::TileGPUAllocateSharedOptions allocOptions;
   allocOptions.maxSharedBytes = maxShared;
   func.addPass(tilegpu::createTileGPUAllocateShared(allocOptions));

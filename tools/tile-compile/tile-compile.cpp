@@ -83,6 +83,21 @@ static cl::opt<int>
     producerRegs("producer-regs",
                  cl::desc("Registers per producer thread (setmaxnreg, 24-256)"),
                  cl::init(40), cl::cat(category));
+static cl::opt<std::string> pingPong(
+    "ping-pong",
+    cl::desc("Consumer warpgroups take turns issuing wgmma: off | on | auto "
+             "(the kernel's hint, else when the kernel qualifies)"),
+    cl::init("auto"), cl::cat(category));
+static cl::opt<std::string>
+    tma("tma",
+        cl::desc("Load the producer's pipelined tiles with TMA (tensor maps in "
+                 "the ABI): off | on | auto (the kernel's hint, else when the "
+                 "kernel qualifies)"),
+        cl::init("off"), cl::cat(category));
+static cl::opt<bool> pinWaits(
+    "pin-waits",
+    cl::desc("Keep a wgmma wait after the work meant to overlap its mma"),
+    cl::init(true), cl::cat(category));
 static cl::opt<std::string>
     sharedLayout("shared-layout",
                  cl::desc("Shared tiles of mma operands: padded | swizzled"),
@@ -151,6 +166,28 @@ llvm::json::Array describeABI(func::FuncOp kernel) {
         i, tile::TileDialect::getArgNameAttrName());
     std::string argName = name ? name.str() : "arg" + std::to_string(i);
     Type type = kernel.getArgumentTypes()[i];
+    // A TMA tensor map (tilegpu-tma): one 128-byte parameter built by the
+    // launcher from the view it names (contract C4).
+    if (auto map =
+            kernel.getArgAttrOfType<DictionaryAttr>(i, "tilegpu.tensor_map")) {
+      llvm::json::Object entry{{"name", argName}, {"kind", "tensor_map"}};
+      for (StringRef key : {"view", "swizzle"})
+        if (Attribute v = map.get(key)) {
+          if (auto str = dyn_cast<StringAttr>(v))
+            entry[key] = str.str();
+          else
+            entry[key] = cast<IntegerAttr>(v).getInt();
+        }
+      for (StringRef key : {"dims", "box"}) {
+        llvm::json::Array values;
+        if (auto array = dyn_cast_or_null<ArrayAttr>(map.get(key)))
+          for (Attribute v : array)
+            values.push_back(cast<IntegerAttr>(v).getInt());
+        entry[key] = std::move(values);
+      }
+      abi.push_back(std::move(entry));
+      continue;
+    }
     if (auto view = dyn_cast<tile::ViewType>(type))
       abi.push_back(
           llvm::json::Object{{"name", argName},
@@ -317,7 +354,6 @@ LogicalResult compile(MLIRContext &context) {
     llvm::outs() << tileIR;
     return success();
   }
-  llvm::json::Array abi = describeABI(kernel);
   llvm::json::Object paramsJson = describeParams(kernel);
   std::string kernelName = kernel.getName().str();
   auto hints = kernel->getAttrOfType<DictionaryAttr>(
@@ -335,6 +371,9 @@ LogicalResult compile(MLIRContext &context) {
   gpuOptions.sync = syncMode;
   gpuOptions.warpSpecialize = warpSpecialize;
   gpuOptions.producerRegs = producerRegs;
+  gpuOptions.pingPong = pingPong;
+  gpuOptions.pinWaits = pinWaits;
+  gpuOptions.tma = tma;
   gpuOptions.sharedLayout = sharedLayout;
   gpuOptions.mmaVersion = mmaVersion;
   PassManager gpuPM(&context, ModuleOp::getOperationName());
@@ -346,6 +385,8 @@ LogicalResult compile(MLIRContext &context) {
     module->print(llvm::outs());
     return success();
   }
+  // After the GPU passes: tilegpu-tma adds tensor-map arguments.
+  llvm::json::Array abi = describeABI(kernel);
   auto warpsAttr = kernel->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
   auto sharedAttr = kernel->getAttrOfType<IntegerAttr>("tilegpu.shared_bytes");
   int64_t warps = warpsAttr.getInt();
@@ -408,6 +449,9 @@ LogicalResult compile(MLIRContext &context) {
       {"stages", stages.getValue()},
       {"sync", syncMode.getValue()},
       {"warp_specialize", warpSpecialize.getValue()},
+      {"ping_pong", pingPong.getValue()},
+      {"pin_waits", pinWaits.getValue()},
+      {"tma", tma.getValue()},
       // wgmma operands always use the 128B-swizzle layout.
       {"shared_layout",
        mmaVersionUsed == 3 ? std::string("wgmma") : sharedLayout.getValue()},

@@ -44,6 +44,22 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "producer-regs",
       llvm::cl::desc("Registers per producer thread (setmaxnreg)"),
       llvm::cl::init(40)};
+  PassOptions::Option<std::string> pingPong{
+      *this, "ping-pong",
+      llvm::cl::desc("Consumer warpgroups take turns issuing wgmma: auto "
+                     "(the kernel's hint, else when it qualifies), on, off"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<std::string> tma{
+      *this, "tma",
+      llvm::cl::desc("The producer's pipelined tiles through TMA: off (the "
+                     "default until every launcher builds tensor maps), on, "
+                     "auto (the kernel's hint, else when it qualifies)"),
+      llvm::cl::init("off")};
+  PassOptions::Option<bool> pinWaits{
+      *this, "pin-waits",
+      llvm::cl::desc("Keep a wgmma wait after the work meant to overlap its "
+                     "mma (membar.cta before it)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> sharedLayout{
       *this, "shared-layout",
       llvm::cl::desc("Shared tiles of mma operands: padded or swizzled"),

@@ -2,7 +2,7 @@
 //
 // The synchronization of the Hopper pipeline: mbarrier groups in shared
 // memory (init, arrive, cp.async arrivals, phase-parity waits), the async
-// proxy fence, named barriers, and the split into producer and consumer
+// proxy fence, named barriers (with a warpgroup id), and the split into producer and consumer
 // warps (one if/else with setmaxnreg at the top of each branch), lowered to
 // NVVM ops.
 //
@@ -139,6 +139,8 @@ struct NamedBarrierLowering : OpConversionPattern<NamedBarrierOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value id = i32Const(rewriter, loc, op.getId());
+    if (adaptor.getOffset())
+      id = arith::AddIOp::create(rewriter, loc, id, adaptor.getOffset());
     Value threads = i32Const(rewriter, loc, op.getThreads());
     if (op.getArrive())
       NVVM::BarrierArriveOp::create(rewriter, loc, id, threads);
@@ -146,6 +148,19 @@ struct NamedBarrierLowering : OpConversionPattern<NamedBarrierOp> {
       NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, id, threads,
                               NVVM::BarrierReductionAttr(), Value());
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WarpgroupIdLowering : OpConversionPattern<WarpgroupIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpgroupIdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOp(op, arith::ShRUIOp::create(rewriter, loc,
+                                                  warpId(rewriter, loc),
+                                                  i32Const(rewriter, loc, 2)));
     return success();
   }
 };
@@ -186,6 +201,7 @@ void lowering::populateBarrierPatterns(TileTypeConverter &converter,
   patterns.add<MbarrierAllocLowering, MbarrierInitLowering,
                MbarrierWaitLowering, MbarrierArriveLowering,
                MbarrierArriveCopiesLowering, FenceAsyncSharedLowering,
-               NamedBarrierLowering, WarpSpecializeLowering>(
+               NamedBarrierLowering, WarpgroupIdLowering,
+               WarpSpecializeLowering>(
       converter, patterns.getContext());
 }

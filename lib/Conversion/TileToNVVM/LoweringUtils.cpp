@@ -32,6 +32,9 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([ctx](MbarrierType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, 3);
   });
+  // The generic address of the grid-constant parameter.
+  addConversion(
+      [ctx](TensorMapType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
   // Values crossing the boundary of converted and unconverted IR.
   auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
                         Location loc) -> Value {

@@ -127,6 +127,8 @@ void populateWgmmaPatterns(TileTypeConverter &converter,
                            RewritePatternSet &patterns);
 void populateBarrierPatterns(TileTypeConverter &converter,
                              RewritePatternSet &patterns);
+void populateTmaPatterns(TileTypeConverter &converter,
+                         RewritePatternSet &patterns);
 
 } // namespace lowering
 } // namespace tile

@@ -36,7 +36,7 @@ constexpr llvm::StringLiteral kKernelModuleName = "tile_kernels";
 bool hasTileTypes(Operation *op) {
   auto isTileType = [](Type t) {
     return isa<RankedTensorType, ViewType, tilegpu::SharedBufferType,
-               tilegpu::MbarrierType>(t);
+               tilegpu::MbarrierType, tilegpu::TensorMapType>(t);
   };
   return llvm::any_of(op->getOperandTypes(), isTileType) ||
          llvm::any_of(op->getResultTypes(), isTileType);
@@ -74,6 +74,10 @@ LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
       abiTypes.append(view.getRank(), IntegerType::get(ctx, 64));
       continue;
     }
+    if (isa<tilegpu::TensorMapType>(type)) {
+      abiTypes.push_back(LLVM::LLVMPointerType::get(ctx));
+      continue;
+    }
     if (!type.isIntOrFloat())
       return kernel.emitError()
              << "kernel argument type " << type << " has no launch ABI";
@@ -98,12 +102,27 @@ LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
       gpuFunc->setAttr(name, attr);
 
   // Rebuild each view from its ABI pieces, then hand the old body the
-  // values it expects.
+  // values it expects. A tensor map is a CUtensorMap passed by value as a
+  // grid constant (.param .align 64 .b8 p[128]); the body uses its address.
   Block &entry = gpuFunc.getBody().front();
   b.setInsertionPointToStart(&entry);
   SmallVector<Value> replacements;
   unsigned next = 0;
   for (Type type : kernel.getArgumentTypes()) {
+    if (isa<tilegpu::TensorMapType>(type)) {
+      unsigned index = next++;
+      gpuFunc.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
+                         TypeAttr::get(LLVM::LLVMArrayType::get(
+                             IntegerType::get(ctx, 8), 128)));
+      gpuFunc.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
+                         b.getI64IntegerAttr(64));
+      gpuFunc.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
+                         b.getUnitAttr());
+      replacements.push_back(UnrealizedConversionCastOp::create(
+                                 b, loc, type, entry.getArgument(index))
+                                 .getResult(0));
+      continue;
+    }
     auto view = dyn_cast<ViewType>(type);
     if (!view) {
       replacements.push_back(entry.getArgument(next++));
@@ -201,6 +220,7 @@ struct ConvertTileToNVVMPass
     populateMmaPatterns(converter, patterns);
     populateWgmmaPatterns(converter, patterns);
     populateBarrierPatterns(converter, patterns);
+    populateTmaPatterns(converter, patterns);
     for (gpu::GPUFuncOp func : gpuModule.getOps<gpu::GPUFuncOp>())
       insertProxyFences(func);
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
