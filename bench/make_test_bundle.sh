@@ -15,7 +15,11 @@
 #   --fake-spills N      (0)       writes N into the manifest's ptxas spill
 #                                  counts (the code does not spill): a fixture
 #                                  for the runner's spill handling
-#   --bug mask|unwrite|nan         plants a defect the runner must catch
+#   --bug mask|unwrite|nan|fault|trap
+#                                  plants a defect the runner must catch
+#                                  (fault, trap: the launch faults)
+# The manifest is written by tile-bundle (the bundle library), found in
+# $TILE_BUNDLE, else build-runner/bin or build/bin.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: $0 OUT_DIR [options]}
@@ -39,7 +43,7 @@ while [ $# -gt 0 ]; do
     --bug)
       bug_name=$2
       case "$2" in
-        mask) bug=1 ;; unwrite) bug=2 ;; nan) bug=3 ;;
+        mask) bug=1 ;; unwrite) bug=2 ;; nan) bug=3 ;; fault) bug=4 ;; trap) bug=5 ;;
         *) echo "make_test_bundle: unknown --bug '$2'" >&2; exit 2 ;;
       esac
       shift 2 ;;
@@ -60,54 +64,41 @@ bf16=0; [ "$dtype" = bf16 ] && bf16=1
   -DWITH_LSE="$lse" -DDTYPE_BF16="$bf16" -DWARPS="$warps" -DBUG="$bug" \
   -o "$out/kernel.ptx" "$here/fixtures/test_fmha.cu"
 
-ptxas_json=""
-cubin_json=""
+root=$(cd "$here/.." && pwd)
+TILE_BUNDLE=${TILE_BUNDLE:-}
+for candidate in "$root/build-runner/bin/tile-bundle" "$root/build/bin/tile-bundle"; do
+  [ -z "$TILE_BUNDLE" ] && [ -x "$candidate" ] && TILE_BUNDLE=$candidate
+done
+[ -x "$TILE_BUNDLE" ] || { echo "make_test_bundle: tile-bundle not found (build it, or set TILE_BUNDLE)" >&2; exit 2; }
+
+cubin_args=()
 rm -f "$out/kernel.cubin"
 if [ "$cubin" = 1 ] && [ -x "$PTXAS" ]; then
   "$PTXAS" -arch="$target" -v -o "$out/kernel.cubin" "$out/kernel.ptx" \
     2> "$out/ptxas.log"
-  regs=$(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' "$out/ptxas.log" | tail -1)
-  stack=$(sed -n 's/^ *\([0-9]*\) bytes stack frame.*/\1/p' "$out/ptxas.log" | tail -1)
-  stores=$(sed -n 's/.* \([0-9]*\) bytes spill stores.*/\1/p' "$out/ptxas.log" | tail -1)
-  loads=$(sed -n 's/.* \([0-9]*\) bytes spill loads.*/\1/p' "$out/ptxas.log" | tail -1)
-  [ "$fake_spills" != 0 ] && stores=$fake_spills && loads=$fake_spills
-  cubin_json='"cubin": "kernel.cubin",'
-  ptxas_json=",
-  \"ptxas\": {\"registers\": ${regs:-0}, \"spill_stores\": ${stores:-0}, \"spill_loads\": ${loads:-0}, \"stack_bytes\": ${stack:-0}}"
+  cubin_args=(--cubin kernel.cubin --ptxas-log "$out/ptxas.log")
+  [ "$fake_spills" != 0 ] && cubin_args+=(--fake-spills "$fake_spills")
 fi
 nvcc_version=$("$NVCC" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
 name_note=""
 [ -n "$bug_name" ] && name_note=", bug $bug_name"
+lse_access=none
+[ "$lse" = 1 ] && lse_access=write
 
-cat > "$out/manifest.json" <<JSON
-{
-  "format": "tile-bundle-1",
-  "kernel": "fmha",
-  "entry": "fmha",
-  "ptx": "kernel.ptx",
-  $cubin_json
-  "target": "$target",
-  "compiler": "test fixture bench/fixtures/test_fmha.cu, nvcc $nvcc_version$name_note",
-  "source": "bench/fixtures/test_fmha.cu",
-  "pipeline": "nvcc -O3",
-  "num_warps": $warps,
-  "block": [$((32 * warps)), 1, 1],
-  "occupancy": 1,
-  "shared_bytes": $shared,
-  "grid": ["cdiv(Q.2, $warps)", "Q.0 * Q.1", "1"],
-  "params": {"TILE_M": $warps, "TILE_N": $tile_n, "HEAD_DIM": $head_dim,
-             "QUERY_GROUP_SIZE": $group, "CAUSAL": $(bool "$causal"),
-             "EVEN_K": $(bool "$even_k"), "WITH_LSE": $(bool "$lse"),
-             "DTYPE": "$dtype"},
-  "abi": [
-    {"name": "Q", "kind": "view", "rank": 4, "dtype": "$dtype"},
-    {"name": "K", "kind": "view", "rank": 4, "dtype": "$dtype"},
-    {"name": "V", "kind": "view", "rank": 4, "dtype": "$dtype"},
-    {"name": "Out", "kind": "view", "rank": 4, "dtype": "$dtype"},
-    {"name": "Lse", "kind": "view", "rank": 3, "dtype": "f32"},
-    {"name": "qk_scale", "kind": "scalar", "dtype": "f32"},
-    {"name": "input_pos", "kind": "scalar", "dtype": "i32"}
-  ]$ptxas_json
-}
-JSON
+# The fixture reads and writes elements one by one: any 2-byte (4-byte for
+# Lse) alignment is fine.
+"$TILE_BUNDLE" write -o "$out/manifest.json" \
+  --kernel fmha --entry fmha --ptx kernel.ptx --target "$target" \
+  --compiler "test fixture bench/fixtures/test_fmha.cu, nvcc $nvcc_version$name_note" \
+  --source bench/fixtures/test_fmha.cu --pipeline "nvcc -O3" \
+  --num-warps "$warps" --occupancy 1 --shared-bytes "$shared" \
+  --grid "cdiv(Q.2, $warps)" --grid "Q.0 * Q.1" --grid 1 \
+  --requires "Q.3 == HEAD_DIM" --requires "Q.1 == K.1 * QUERY_GROUP_SIZE" \
+  --param TILE_M="$warps" --param TILE_N="$tile_n" --param HEAD_DIM="$head_dim" \
+  --param QUERY_GROUP_SIZE="$group" --param CAUSAL="$(bool "$causal")" \
+  --param EVEN_K="$(bool "$even_k")" --param WITH_LSE="$(bool "$lse")" \
+  --param DTYPE="$dtype" \
+  --view "Q:$dtype:4:2:read" --view "K:$dtype:4:2:read" --view "V:$dtype:4:2:read" \
+  --view "Out:$dtype:4:2:write" --view "Lse:f32:3:4:$lse_access" \
+  --scalar qk_scale:f32 --scalar input_pos:i32 "${cubin_args[@]}"
 echo "$out"

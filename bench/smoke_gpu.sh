@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# A quick check of tile-runner on the GPU machine, well under 2 minutes:
-# builds the runner (-DTILE_RUNNER_ONLY=ON), runs its selftest, runs the
+# A quick check of tile-runner on the GPU machine, well under 2 minutes
+# (called by bench/gpu.sh, the entry point for GPU work): builds the runner
+# (-DTILE_RUNNER_ONLY=ON), runs its unit tests, runs the
 # hand-written test bundles (PTX JIT and cubin, f16 and bf16, LSE, GQA,
 # causal alignments, >48 KB dynamic shared memory, determinism, timing,
 # autotuning and its cache), checks that planted bugs fail, and runs
-# compute-sanitizer memcheck and racecheck on a small shape. With a bundle
+# compute-sanitizer memcheck and racecheck on a small shape; planted kernel
+# faults must give exit status 2 and leave the other autotune variants
+# running. With a bundle
 # folder as argument, also runs the first carried bundle that fits a small
 # shape, under memcheck too.
 #
@@ -62,7 +65,9 @@ item build bash -c "cmake -S '$root' -B '$BUILD_DIR' -G Ninja -DTILE_RUNNER_ONLY
   -DCMAKE_BUILD_TYPE=Release >'$T/build.log' 2>&1 && ninja -C '$BUILD_DIR' >>'$T/build.log' 2>&1 \
   || { tail -30 '$T/build.log'; exit 1; }"
 [ -x "$runner" ] || { echo "no runner; stopping"; exit 1; }
-item selftest "$BUILD_DIR/bin/tile-runner-selftest"
+for t in "$BUILD_DIR"/unittests/*Tests; do
+  [ -x "$t" ] && item "unit-$(basename "$t")" "$t" --gtest_brief=1
+done
 
 # Bundles of the test kernel.
 cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
@@ -73,6 +78,9 @@ mk "$T/evenk" --head-dim 64 --causal 1 --even-k 1 --tile-n 64
 mk "$T/bug-mask" --head-dim 64 --causal 1 --bug mask
 mk "$T/bug-unwrite" --head-dim 64 --bug unwrite
 mk "$T/bug-nan" --head-dim 64 --causal 1 --bug nan
+mk "$T/faults/fault" --head-dim 64 --bug fault
+mk "$T/faults/trap" --head-dim 64 --bug trap
+mk "$T/faults/zok" --head-dim 64
 
 item auto-backend "$runner" --bundle "$T/f16" --causal --lse --head-dim 64 --seq 128
 item f16-lse-bottom-right run --bundle "$T/f16" --causal --lse --head-dim 64 --batch 2 \
@@ -95,6 +103,23 @@ bad bug-mask run --bundle "$T/bug-mask" --causal --head-dim 64 --seq 100
 bad bug-unwrite run --bundle "$T/bug-unwrite" --head-dim 64 --seq 100
 bad bug-nan run --bundle "$T/bug-nan" --causal --head-dim 64 --seq-q 100 --seq-k 50 \
   --input-pos bottom-right
+
+# Kernel faults: exit status 2 with the kernel and the launch named; in an
+# autotune the faulting variants are reported and the good one still runs.
+fault_status() {
+  local want=$1 pattern=$2
+  shift 2
+  local out rc=0
+  out=$("$@" 2>&1) || rc=$?
+  echo "$out" | tail -8
+  [ "$rc" = "$want" ] && echo "$out" | grep -q -- "$pattern"
+}
+item fault-exit-2 fault_status 2 "kernel fault: .*after the launch of kernel fmha of bundle fault" \
+  run --bundle "$T/faults/fault" --head-dim 64 --seq 100
+item trap-exit-2 fault_status 2 "kernel fault: .*bundle trap" \
+  run --bundle "$T/faults/trap" --head-dim 64 --seq 100
+item autotune-survives-faults fault_status 2 "autotune: zok: [0-9.]* ms" \
+  run --autotune --bundles "$T/faults" --autotune-cache "$T/faults.json" --head-dim 64 --seq 256 --print-autotune
 
 mkdir -p "$T/tune"
 mk "$T/tune/w2" --head-dim 64 --causal 1 --warps 2

@@ -32,12 +32,15 @@ func.func @fmha(
     %K: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "K"},
     %V: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "V"},
     %Out: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "Out"},
-    %Lse: !tile.view<?x?x?xf32> {tile.name = "Lse"},
+    %Lse: !tile.view<?x?x?xf32> {tile.name = "Lse", tile.align = 4 : i64},
     %qk_scale: f32 {tile.name = "qk_scale"},
     %input_pos: i32 {tile.name = "input_pos"})
     attributes {
       tile.kernel = {num_warps = 4 : i32, occupancy = 1 : i32,
                      grid = ["cdiv(Q.2, TILE_M)", "Q.0 * Q.1", "1"],
+                     requires = ["Q.3 == HEAD_DIM", "K.3 == HEAD_DIM",
+                                 "Q.1 == K.1 * QUERY_GROUP_SIZE",
+                                 "EVEN_K == 0 || K.2 % TILE_N == 0"],
                      hints = {sm_90 = {num_warps = 8 : i32}}},
       tile.params = {TILE_M = 64 : i32, TILE_N = 64 : i32,
                      HEAD_DIM = 128 : i32, QUERY_GROUP_SIZE = 1 : i32,

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test (lit: dialect, passes, kernels on the CPU reference executor,
-# PTX through ptxas, format and docs checks; GPU tests where a GPU answers)
-# and ends with the line `N passed, N failed`.
+# Runs every test (lit: dialects, passes, pipelines, kernels on the CPU
+# reference executor, PTX through ptxas, tools; the repository checks:
+# clang-format-22, clang-tidy-22, generated docs, a test for every
+# diagnostic; GPU tests where a GPU answers) and ends with the line
+# `N passed, N failed`. docs/testing.md describes the tree.
 set -uo pipefail
 BUILD_DIR=${1:-build}
 cd "$(dirname "$0")/.."

@@ -8,7 +8,9 @@ V=$(tr -d '[:space:]' < LLVM_VERSION)
 
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in cmake ninja-build g++ make python3 clang-format \
+for pkg in cmake ninja-build g++ make python3 \
+           "clang-format-$V" "clang-tidy-$V" \
+           nlohmann-json3-dev libgtest-dev \
            "llvm-$V-dev" "llvm-$V-tools" "libmlir-$V-dev" "mlir-$V-tools"; do
   have_pkg "$pkg" || need+=("$pkg")
 done

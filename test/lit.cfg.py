@@ -31,7 +31,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
 tools = ["tile-opt", "tile-exec"]
-for optional in ["tile-runner", "tile-runner-selftest", "tile-compile"]:
+for optional in ["tile-runner", "tile-compile", "tile-bundle"]:
     if os.path.exists(os.path.join(config.tile_tools_dir, optional)):
         tools.append(optional)
         config.available_features.add(optional)

@@ -96,7 +96,14 @@ class ManifestTest(unittest.TestCase):
         m = tl.load_manifest(self.bundle)
         self.assertEqual(m.kernel, "fmha")
         self.assertEqual([e.name for e in m.views()], ["Q", "K", "V", "Out", "Lse"])
-        self.assertEqual(m.views()[0].align, 16)  # the default of older bundles
+        self.assertEqual(m.views()[0].align, 16)
+        # tile-bundle-2 records what the kernel does with each view.
+        self.assertEqual([e.access for e in m.views()],
+                         ["read", "read", "read", "write", "write"])
+        raw = json.loads(json.dumps(self.raw))
+        raw["abi"][4]["access"] = "none"  # a view the kernel never touches
+        self.write(raw)
+        self.assertEqual(tl.load_manifest(self.bundle).views()[4].access, "none")
 
     def test_field_errors_name_the_field(self):
         cases = [

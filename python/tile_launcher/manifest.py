@@ -33,7 +33,7 @@ class AbiEntry:
     dtype: str = ""
     rank: int = 0                 # views
     align: int = 16               # views: the alignment contract (bytes)
-    access: str = "readwrite"     # views: read | write | readwrite
+    access: str = "readwrite"     # views: none | read | write | readwrite
     view: str = ""                # tensor maps: the view they describe
     dims: List[int] = field(default_factory=list)
     box: List[int] = field(default_factory=list)
@@ -127,8 +127,9 @@ def _parse_abi_entry(obj, index: int) -> AbiEntry:
         if align & (align - 1):
             f.fail("align", f"expected a power of two, got {align}")
         access = f.get("access", str, required=False, default="readwrite")
-        if access not in ("read", "write", "readwrite"):
-            f.fail("access", f"expected read, write or readwrite, got '{access}'")
+        # "none": the kernel does not touch the view (lib/Bundle/Manifest.h).
+        if access not in ("none", "read", "write", "readwrite"):
+            f.fail("access", f"expected none, read, write or readwrite, got '{access}'")
         return AbiEntry(name, kind, dtype, f.int_in("rank", 1, MAX_RANK),
                         align, access)
     if kind == "scalar":

@@ -104,3 +104,63 @@ func.func @huge() {
 func.func @tile_arg(%t: tensor<4xf32>) {
   return
 }
+
+// Element types the executor does not hold: views of f64, f64 values.
+// RUN: not tile-exec %s --compile-only --kernel=f64_view 2>&1 | FileCheck %s --check-prefix=F64-VIEW
+// F64-VIEW: errors.mlir:[[# @LINE + 1]]:1: error: tile executor: views of 'f64' are not supported (i1, i8, i16, i32, i64, f16, bf16 and f32 are)
+func.func @f64_view(%In: !tile.view<?xf64>) {
+  return
+}
+// RUN: not tile-exec %s --compile-only --kernel=f64_value 2>&1 | FileCheck %s --check-prefix=F64-VALUE
+func.func @f64_value() {
+  %x = tile.full 1.0 shape [4] : tensor<4xf32>
+  // F64-VALUE: errors.mlir:[[@LINE+1]]:8: error: tile executor: unsupported element type 'f64' in 'tensor<4xf64>'
+  %y = arith.extf %x : tensor<4xf32> to tensor<4xf64>
+  return
+}
+
+// Kernels are functions with a body and no results, in one block.
+// RUN: not tile-exec %s --compile-only --kernel=declaration 2>&1 | FileCheck %s --check-prefix=NO-BODY
+// NO-BODY: errors.mlir:[[# @LINE + 1]]:1: error: tile executor: kernel has no body
+func.func private @declaration(%x: i32)
+// RUN: not tile-exec %s --compile-only --kernel=returns 2>&1 | FileCheck %s --check-prefix=RETURNS
+// RETURNS: errors.mlir:[[# @LINE + 1]]:1: error: tile executor: a kernel returns nothing
+func.func @returns(%x: i32) -> i32 {
+  return %x : i32
+}
+// RUN: not tile-exec %s --compile-only --kernel=blocks 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// BLOCKS: errors.mlir:[[# @LINE + 1]]:1: error: tile executor: regions with several blocks are not supported
+func.func @blocks(%x: i32) {
+  cf.br ^next
+^next:
+  return
+}
+
+// Constants the executor cannot build, and rounding modes it does not have.
+// RUN: not tile-exec %s --compile-only --kernel=resource_constant 2>&1 | FileCheck %s --check-prefix=CONSTANT
+func.func @resource_constant() {
+  // CONSTANT: errors.mlir:[[@LINE+1]]:8: error: tile executor: unsupported constant dense_resource<__elided__>
+  %c = arith.constant dense_resource<__elided__> : tensor<4xf32>
+  return
+}
+// RUN: not tile-exec %s --compile-only --kernel=resource_int_constant 2>&1 | FileCheck %s --check-prefix=INT-CONSTANT
+func.func @resource_int_constant() {
+  // INT-CONSTANT: errors.mlir:[[@LINE+1]]:8: error: tile executor: unsupported constant dense_resource<__elided__>
+  %c = arith.constant dense_resource<__elided__> : tensor<4xi32>
+  return
+}
+// RUN: not tile-exec %s --compile-only --kernel=truncf_rounding 2>&1 | FileCheck %s --check-prefix=TRUNCF
+func.func @truncf_rounding(%x: f32) {
+  // TRUNCF: errors.mlir:[[@LINE+1]]:8: error: tile executor: only the to_nearest_even rounding mode of arith.truncf is supported
+  %y = arith.truncf %x to_nearest_away : f32 to f16
+  return
+}
+
+// Grids the executor refuses: a size of 2^31 or more, 2^40 blocks or more.
+// RUN: not tile-exec %s --kernel=grid_kernel --grid=2147483648 --arg='i32=0' 2>&1 | FileCheck %s --check-prefix=GRID-SIZE
+// RUN: not tile-exec %s --kernel=grid_kernel --grid=2000000,2000000 --arg='i32=0' 2>&1 | FileCheck %s --check-prefix=GRID-BLOCKS
+// GRID-SIZE: errors.mlir:[[# @LINE + 2]]:1: error: tile executor: grid sizes must be in [0, 2^31), got 2147483648
+// GRID-BLOCKS: errors.mlir:[[# @LINE + 1]]:1: error: tile executor: the grid has more than 2^40 blocks
+func.func @grid_kernel(%x: i32) {
+  return
+}

@@ -1,17 +1,21 @@
 //===- tile-compile.cpp - compile a tile kernel into a bundle -------------===//
 //
-// kernel.mlir -> specialize -> tile-level pipeline -> tilegpu -> NVVM -> PTX,
-// written as a self-describing bundle (docs/bundle.md): kernel.ptx,
-// kernel.cubin (where ptxas is found), kernel.mlir and manifest.json.
+// kernel.mlir -> tile-source-to-ptx (specialize, the tile-level pipeline,
+// tilegpu, NVVM, PTX; tile/Pipelines) in one pass-manager run, written as a
+// self-describing bundle (docs/bundle.md): kernel.ptx, kernel.cubin (where
+// ptxas is found), kernel.mlir and manifest.json. `--emit` stops the
+// pipeline at a stage and prints it.
 //
 //   tile-compile kernels/fmha.mlir --params TILE_M=128,CAUSAL=true \
 //       --chip sm_90a -o build/bundles/fmha-128x64
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Bundle/Manifest.h"
+#include "tile/Bundle/Target.h"
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
-#include "tile/Dialect/Tile/Transforms/Specialize.h"
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
@@ -25,8 +29,8 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -35,11 +39,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -50,74 +52,23 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory category("tile-compile options");
 
+// The pipeline options (--params, --chip, --num-warps, --tile-pipeline, ...)
+// are those of tile-source-to-ptx, PipelineOptions in tile/Pipelines; main()
+// takes them off the command line before llvm::cl sees the rest.
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.mlir>"),
-                                      cl::Required, cl::cat(category));
+                                      cl::cat(category));
 static cl::opt<std::string>
     outputDir("o", cl::desc("Bundle directory to write (created)"),
               cl::value_desc("dir"), cl::cat(category));
-static cl::list<std::string>
-    params("params", cl::desc("Parameter bindings NAME=VALUE,..."),
-           cl::CommaSeparated, cl::cat(category));
-static cl::opt<std::string> chip("chip", cl::desc("Target chip"),
-                                 cl::init("sm_80"), cl::cat(category));
-static cl::opt<int> numWarps("num-warps",
-                             cl::desc("Warps per block (0: kernel hint)"),
-                             cl::init(0), cl::cat(category));
-static cl::opt<int> occupancy("occupancy",
-                              cl::desc("Blocks per SM hint (0: kernel hint)"),
-                              cl::init(0), cl::cat(category));
-static cl::opt<int> stages("stages",
-                           cl::desc("Pipeline stages (0: from latency hints)"),
-                           cl::init(0), cl::cat(category));
-static cl::opt<std::string>
-    syncMode("sync",
-             cl::desc("Pipeline stage synchronization: barrier | mbarrier "
-                      "(sm_90+) | auto (mbarrier on sm_90 and newer)"),
-             cl::init("auto"), cl::cat(category));
-static cl::opt<std::string> warpSpecialize(
-    "warp-specialize",
-    cl::desc("A producer warpgroup for the pipelined copies: off | on | auto "
-             "(the kernel's hint, else when the kernel qualifies)"),
-    cl::init("auto"), cl::cat(category));
-static cl::opt<int>
-    producerRegs("producer-regs",
-                 cl::desc("Registers per producer thread (setmaxnreg, 24-256)"),
-                 cl::init(40), cl::cat(category));
-static cl::opt<std::string> pingPong(
-    "ping-pong",
-    cl::desc("Consumer warpgroups take turns issuing wgmma: off | on | auto "
-             "(the kernel's hint, else when the kernel qualifies)"),
-    cl::init("auto"), cl::cat(category));
-static cl::opt<std::string>
-    tma("tma",
-        cl::desc("Load the producer's pipelined tiles with TMA (tensor maps in "
-                 "the ABI): off | on | auto (the kernel's hint, else when the "
-                 "kernel qualifies)"),
-        cl::init("off"), cl::cat(category));
-static cl::opt<bool> pinWaits(
-    "pin-waits",
-    cl::desc("Keep a wgmma wait after the work meant to overlap its mma"),
-    cl::init(true), cl::cat(category));
-static cl::opt<std::string>
-    sharedLayout("shared-layout",
-                 cl::desc("Shared tiles of mma operands: padded | swizzled"),
-                 cl::init("padded"), cl::cat(category));
-static cl::opt<unsigned> mmaVersion(
-    "mma-version",
-    cl::desc("Tensor-core instruction: 2 (mma.sync), 3 (wgmma, sm_90a), 0 "
-             "(wgmma where the chip has it and the kernel fits, else "
-             "mma.sync)"),
-    cl::init(0), cl::cat(category));
-static cl::opt<std::string> tilePipeline(
-    "tile-pipeline",
-    cl::desc("Textual pass pipeline run on the specialized kernel before the "
-             "GPU lowering (e.g. 'tile-O3' or 'canonicalize,cse')"),
-    cl::init("canonicalize,cse"), cl::cat(category));
 static cl::opt<std::string>
     emit("emit",
-         cl::desc("What to produce: bundle (default), or print tile | tilegpu "
-                  "| nvvm | ptx to stdout"),
+         cl::desc("What to produce: bundle (default), or print the IR after "
+                  "stage tile | tilegpu | nvvm, or the ptx, to stdout"),
          cl::init("bundle"), cl::cat(category));
+static cl::opt<bool> printPipeline(
+    "print-pipeline",
+    cl::desc("Print the pass pipeline these options give and exit"),
+    cl::init(false), cl::cat(category));
 static cl::opt<std::string>
     ptxasPath("ptxas",
               cl::desc("ptxas to assemble a cubin with (default: search)"),
@@ -135,88 +86,67 @@ static cl::opt<bool> quiet("quiet", cl::desc("No progress output"),
 
 namespace {
 
-/// Progress lines with the time each step took, on stderr.
-class Progress {
-public:
-  void step(StringRef what) {
-    auto now = std::chrono::steady_clock::now();
-    if (!quiet)
-      llvm::errs() << llvm::format(
-          "[tile-compile] %-34s %7.1f ms\n", what.str().c_str(),
-          std::chrono::duration<double, std::milli>(now - last).count());
-    last = now;
-  }
+//===----------------------------------------------------------------------===//
+// The bundle: manifest.json, kernel.ptx, kernel.mlir, kernel.cubin
+// (docs/bundle.md). Everything that writes the bundle is in this section.
+//===----------------------------------------------------------------------===//
 
-private:
-  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+/// What the bundle records, taken from the IR at the end of the stages.
+struct BundleInfo {
+  // At the end of the tile stage: name, params, grid, requires and ABI
+  // (tile::describeKernelForBundle), and the tile IR.
+  ::tilebundle::Manifest manifest;
+  std::string tileIR;
+  bool described = false;
+  // At the end of the tilegpu stage.
+  int64_t numWarps = 0;
+  int64_t sharedBytes = 0;
+  int64_t mmaVersion = 2;
+  // At the end of the ptx stage.
+  std::string ptx;
 };
 
-std::string dtypeName(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << type;
-  return s;
+/// The kernel's signature, parameters and launch rules, after the tile stage.
+void describeTileKernel(ModuleOp module, func::FuncOp kernel, StringRef chip,
+                        BundleInfo &info) {
+  llvm::raw_string_ostream os(info.tileIR);
+  module.print(os);
+  info.described =
+      succeeded(tile::describeKernelForBundle(kernel, info.manifest));
+  info.manifest.occupancy =
+      tilegpu::getLaunchHint(kernel, "occupancy", chip, 1);
 }
 
-/// The bundle's `abi` array from the kernel's signature.
-llvm::json::Array describeABI(func::FuncOp kernel) {
-  llvm::json::Array abi;
+/// The launch configuration the tilegpu stage chose.
+void describeTileGPUKernel(func::FuncOp kernel, BundleInfo &info) {
+  if (auto warps = kernel->getAttrOfType<IntegerAttr>("tilegpu.num_warps"))
+    info.numWarps = warps.getInt();
+  if (auto shared = kernel->getAttrOfType<IntegerAttr>("tilegpu.shared_bytes"))
+    info.sharedBytes = shared.getInt();
+  if (auto version = kernel->getAttrOfType<IntegerAttr>("tilegpu.mma_version"))
+    info.mmaVersion = version.getInt();
+  // tilegpu-tma appends tensor-map arguments, each built by the launcher from
+  // the view it names (contract C4).
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
+    auto map = kernel.getArgAttrOfType<DictionaryAttr>(i, "tilegpu.tensor_map");
+    if (!map)
+      continue;
     auto name = kernel.getArgAttrOfType<StringAttr>(
         i, tile::TileDialect::getArgNameAttrName());
-    std::string argName = name ? name.str() : "arg" + std::to_string(i);
-    Type type = kernel.getArgumentTypes()[i];
-    // A TMA tensor map (tilegpu-tma): one 128-byte parameter built by the
-    // launcher from the view it names (contract C4).
-    if (auto map =
-            kernel.getArgAttrOfType<DictionaryAttr>(i, "tilegpu.tensor_map")) {
-      llvm::json::Object entry{{"name", argName}, {"kind", "tensor_map"}};
-      for (StringRef key : {"view", "swizzle"})
-        if (Attribute v = map.get(key)) {
-          if (auto str = dyn_cast<StringAttr>(v))
-            entry[key] = str.str();
-          else
-            entry[key] = cast<IntegerAttr>(v).getInt();
-        }
-      for (StringRef key : {"dims", "box"}) {
-        llvm::json::Array values;
-        if (auto array = dyn_cast_or_null<ArrayAttr>(map.get(key)))
-          for (Attribute v : array)
-            values.push_back(cast<IntegerAttr>(v).getInt());
-        entry[key] = std::move(values);
-      }
-      abi.push_back(std::move(entry));
-      continue;
-    }
-    if (auto view = dyn_cast<tile::ViewType>(type))
-      abi.push_back(
-          llvm::json::Object{{"name", argName},
-                             {"kind", "view"},
-                             {"rank", view.getRank()},
-                             {"dtype", dtypeName(view.getElementType())}});
-    else
-      abi.push_back(llvm::json::Object{
-          {"name", argName}, {"kind", "scalar"}, {"dtype", dtypeName(type)}});
+    auto view = map.getAs<StringAttr>("view");
+    auto swizzle = map.getAs<IntegerAttr>("swizzle");
+    auto ints = [&](StringRef key) {
+      std::vector<int64_t> values;
+      if (auto array = map.getAs<ArrayAttr>(key))
+        for (Attribute v : array)
+          values.push_back(cast<IntegerAttr>(v).getInt());
+      return values;
+    };
+    info.manifest.abi.push_back(::tilebundle::AbiEntry::makeTensorMap(
+        name ? name.str() : "arg" + std::to_string(i), view ? view.str() : "",
+        ints("dims"), ints("box"),
+        swizzle ? static_cast<int>(swizzle.getInt()) : 0));
   }
-  return abi;
-}
-
-llvm::json::Object describeParams(func::FuncOp kernel) {
-  llvm::json::Object out;
-  auto dict = kernel->getAttrOfType<DictionaryAttr>(
-      tile::TileDialect::getParamsAttrName());
-  if (!dict)
-    return out;
-  for (NamedAttribute entry : dict) {
-    Attribute v = entry.getValue();
-    if (auto b = dyn_cast<BoolAttr>(v))
-      out[entry.getName().str()] = b.getValue();
-    else if (auto i = dyn_cast<IntegerAttr>(v))
-      out[entry.getName().str()] = i.getInt();
-    else if (auto t = dyn_cast<TypeAttr>(v))
-      out[entry.getName().str()] = dtypeName(t.getValue());
-  }
-  return out;
 }
 
 std::string findPtxas() {
@@ -236,11 +166,12 @@ std::string findPtxas() {
 
 /// Runs ptxas -v; fills the manifest's `ptxas` section. Returns false (with
 /// the log printed) when ptxas rejects the PTX.
-bool assemble(StringRef ptxas, StringRef ptxFile, StringRef cubinFile,
-              llvm::json::Object &stats) {
+bool assemble(StringRef ptxas, StringRef chip, StringRef ptxFile,
+              StringRef cubinFile, StringRef entry,
+              ::tilebundle::PtxasStats &stats) {
   SmallString<128> logFile;
   llvm::sys::fs::createTemporaryFile("ptxas", "log", logFile);
-  std::string arch = "-arch=" + chip.getValue();
+  std::string arch = "-arch=" + chip.str();
   std::string opt = "-O" + std::to_string(ptxasOptLevel.getValue());
   SmallVector<StringRef> args = {ptxas,   arch, "-v",     opt,
                                  ptxFile, "-o", cubinFile};
@@ -258,22 +189,18 @@ bool assemble(StringRef ptxas, StringRef ptxFile, StringRef cubinFile,
                  << text;
     return false;
   }
-  auto grab = [&](StringRef pattern) -> int64_t {
-    SmallVector<StringRef> m;
-    if (llvm::Regex(pattern).match(text, &m))
-      return std::stoll(m[1].str());
-    return 0;
-  };
-  stats["registers"] = grab("Used ([0-9]+) registers");
-  stats["spill_stores"] = grab("([0-9]+) bytes spill stores");
-  stats["spill_loads"] = grab("([0-9]+) bytes spill loads");
-  stats["stack_bytes"] = grab("([0-9]+) bytes stack frame");
-  stats["ptxas"] = ptxas.str();
-  stats["opt_level"] = ptxasOptLevel.getValue();
+  ::tilebundle::PtxasReport report;
+  ::tilebundle::parsePtxasLog(text, entry.str(), report);
+  stats.registers = std::max<int64_t>(report.registers, 0);
+  stats.spillStores = report.spillStores;
+  stats.spillLoads = report.spillLoads;
+  stats.stackBytes = report.stackBytes;
+  stats.ptxas = ptxas.str();
+  stats.optLevel = ptxasOptLevel.getValue();
   if (!quiet)
-    llvm::errs() << "[tile-compile] ptxas: " << stats["registers"]
-                 << " registers, " << stats["spill_stores"]
-                 << " bytes spill stores, " << stats["spill_loads"]
+    llvm::errs() << "[tile-compile] ptxas: " << stats.registers
+                 << " registers, " << stats.spillStores
+                 << " bytes spill stores, " << stats.spillLoads
                  << " bytes spill loads\n";
   return true;
 }
@@ -290,27 +217,197 @@ LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
-LogicalResult compile(MLIRContext &context) {
+/// Writes the bundle directory: kernel.ptx, kernel.mlir, kernel.cubin (with
+/// ptxas) and manifest.json.
+LogicalResult writeBundle(const tile::PipelineOptions &options,
+                          BundleInfo &info) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
+    llvm::errs() << "tile-compile: cannot create " << outputDir << ": "
+                 << ec.message() << "\n";
+    return failure();
+  }
+  auto path = [&](StringRef file) {
+    SmallString<256> p(outputDir.getValue());
+    llvm::sys::path::append(p, file);
+    return std::string(p);
+  };
+  if (failed(writeFile(path("kernel.ptx"), info.ptx)) ||
+      failed(writeFile(path("kernel.mlir"), info.tileIR)))
+    return failure();
+
+  std::string chip = options.chip;
+  ::tilebundle::Manifest &manifest = info.manifest;
+  manifest.ptx = "kernel.ptx";
+  manifest.target = chip;
+  manifest.compiler = "tile-compiler 0.1, LLVM " LLVM_VERSION_STRING;
+  manifest.source = inputFile.getValue();
+  manifest.pipeline = options.tilePipeline.getValue();
+  manifest.stages = options.stages.getValue();
+  manifest.sync = options.sync.getValue();
+  manifest.warpSpecialize = options.warpSpecialize.getValue();
+  manifest.pingPong = options.pingPong.getValue();
+  manifest.tma = options.tma.getValue();
+  manifest.pinWaits = options.pinWaits ? "true" : "false";
+  // wgmma operands always use the 128B-swizzle layout.
+  manifest.sharedLayout = info.mmaVersion == 3
+                              ? std::string("wgmma")
+                              : options.sharedLayout.getValue();
+  manifest.mmaVersion = info.mmaVersion;
+  manifest.numWarps = info.numWarps;
+  manifest.block = {info.numWarps * 32, 1, 1};
+  manifest.sharedBytes = info.sharedBytes;
+  if (!noCubin) {
+    std::string ptxas = findPtxas();
+    if (ptxas.empty()) {
+      if (!quiet)
+        llvm::errs() << "[tile-compile] no ptxas found: bundle without cubin "
+                        "(the runner JIT-compiles the PTX)\n";
+    } else {
+      ::tilebundle::PtxasStats stats;
+      if (!assemble(ptxas, chip, path("kernel.ptx"), path("kernel.cubin"),
+                    manifest.entry, stats))
+        return failure();
+      manifest.cubin = "kernel.cubin";
+      manifest.ptxas = stats;
+    }
+  }
+  std::string json, error;
+  if (!::tilebundle::writeManifest(manifest, json, error)) {
+    llvm::errs() << "tile-compile: invalid bundle manifest: " << error << "\n";
+    return failure();
+  }
+  if (failed(writeFile(path("manifest.json"), json)))
+    return failure();
+  if (!quiet)
+    llvm::errs() << "[tile-compile] wrote " << outputDir << " ("
+                 << manifest.kernel << ", " << chip << ", "
+                 << info.numWarps * 32 << " threads, "
+                 << (info.mmaVersion == 3 ? "wgmma" : "mma.sync") << ", "
+                 << info.sharedBytes << " bytes shared)\n";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Compiling: one run of tile-source-to-ptx
+//===----------------------------------------------------------------------===//
+
+/// Calls `onStage` with the module at each tile-checkpoint, and prints how
+/// long each stage took.
+class StageObserver : public PassInstrumentation {
+public:
+  StageObserver(std::function<void(tile::Stage, ModuleOp)> onStage,
+                std::string tileStageName)
+      : onStage(std::move(onStage)), tileStageName(std::move(tileStageName)) {}
+
+  void runAfterPass(Pass *pass, Operation *op) override {
+    std::optional<tile::Stage> stage = tile::getCheckpointStage(*pass);
+    if (!stage)
+      return;
+    step(*stage);
+    onStage(*stage, cast<ModuleOp>(op));
+  }
+
+  /// Prints the time since the last step.
+  void step(std::optional<tile::Stage> stage, StringRef what = "") {
+    auto now = std::chrono::steady_clock::now();
+    std::string name = what.str();
+    if (stage) {
+      static const char *const descriptions[] = {
+          "", "layouts, shared memory, pipelining", "NVVM", "PTX (LLVM NVPTX)"};
+      name = "stage " + tile::getStageName(*stage).str() + " (" +
+             (*stage == tile::Stage::Tile
+                  ? tileStageName
+                  : std::string(descriptions[static_cast<int>(*stage)])) +
+             ")";
+    }
+    if (!quiet)
+      llvm::errs() << llvm::format(
+          "[tile-compile] %-44s %7.1f ms\n", name.c_str(),
+          std::chrono::duration<double, std::milli>(now - last).count());
+    last = now;
+  }
+
+private:
+  std::function<void(tile::Stage, ModuleOp)> onStage;
+  std::string tileStageName;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
+
+/// The stopping point of --emit (bundle needs the PTX).
+tile::Stage emitStage() {
+  return emit == "bundle" ? tile::Stage::PTX : *tile::parseStage(emit);
+}
+
+LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
   // Command-line errors first, before any work.
-  if (emit != "bundle" && emit != "tile" && emit != "tilegpu" &&
-      emit != "nvvm" && emit != "ptx") {
+  if (emit != "bundle" && !tile::parseStage(emit)) {
     llvm::errs() << "tile-compile: --emit must be bundle, tile, tilegpu, nvvm "
                     "or ptx, got '"
                  << emit << "'\n";
+    return failure();
+  }
+  if (options.stopAfter.hasValue()) {
+    llvm::errs() << "tile-compile: the stopping point is --emit\n";
+    return failure();
+  }
+  options.stopAfter = tile::getStageName(emitStage()).str();
+  if (ptxasOptLevel < 0 || ptxasOptLevel > 3) {
+    llvm::errs() << "tile-compile: --ptxas-O must be 0, 1, 2 or 3\n";
+    return failure();
+  }
+  // Issue 11: a negative occupancy was taken as "use the kernel's hint".
+  if (options.occupancy < 0 || options.occupancy > 32) {
+    llvm::errs() << "tile-compile: --occupancy must be in [0, 32] (0: the "
+                    "kernel's hint), got "
+                 << options.occupancy << "\n";
+    return failure();
+  }
+  PassManager pm(&context, ModuleOp::getOperationName());
+  if (failed(tile::buildSourceToPTXPipeline(pm, options, llvm::errs())))
+    return failure();
+  if (printPipeline) {
+    pm.printAsTextualPipeline(llvm::outs(), /*pretty=*/true);
+    llvm::outs() << "\n";
+    return success();
+  }
+  if (inputFile.empty()) {
+    llvm::errs() << "tile-compile: no input file\n";
     return failure();
   }
   if (emit == "bundle" && outputDir.empty()) {
     llvm::errs() << "tile-compile: give the bundle directory with -o\n";
     return failure();
   }
-  Progress progress;
+
+  // What the stages leave for the bundle (or for --emit), taken at the
+  // checkpoints that end them.
+  BundleInfo info;
+  std::string kernelName;
+  std::string chip = options.chip;
+  std::string stageIR;
+  auto observer = std::make_unique<StageObserver>(
+      [&](tile::Stage stage, ModuleOp at) {
+        auto func = at.lookupSymbol<func::FuncOp>(kernelName);
+        if (stage == tile::Stage::Tile && func)
+          describeTileKernel(at, func, chip, info);
+        if (stage == tile::Stage::TileGPU && func)
+          describeTileGPUKernel(func, info);
+        if (stage == emitStage() && emit != "bundle" &&
+            stage != tile::Stage::PTX) {
+          llvm::raw_string_ostream os(stageIR);
+          at.print(os);
+        }
+      },
+      "tile-specialize, " + options.tilePipeline);
+  StageObserver &progress = *observer;
+
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(inputFile.getValue(), sourceMgr, &context);
   if (!module)
     return failure();
-  progress.step("parse");
+  progress.step(std::nullopt, "parse");
 
   func::FuncOp kernel;
   for (auto func : module->getOps<func::FuncOp>())
@@ -322,176 +419,35 @@ LogicalResult compile(MLIRContext &context) {
   if (!kernel)
     return module->emitError()
            << "no kernel: a func.func with a 'tile.kernel' attribute";
+  kernelName = kernel.getName().str();
 
-  tile::SpecializeOptions specialize;
-  specialize.bindings.assign(params.begin(), params.end());
-  specialize.numWarps = numWarps;
-  specialize.occupancy = occupancy;
-  if (failed(tile::specializeKernel(kernel, specialize)) ||
-      failed(verify(*module)))
+  pm.addInstrumentation(std::move(observer));
+  if (failed(applyPassManagerCLOptions(pm)) || failed(pm.run(*module)))
     return failure();
-  progress.step("tile-specialize");
-
-  PassManager tilePM(&context, ModuleOp::getOperationName());
-  if (failed(parsePassPipeline(tilePipeline, tilePM, llvm::errs())))
+  // describeKernelForBundle reported what the ABI cannot carry on the kernel.
+  if (emit == "bundle" && !info.described)
     return failure();
-  if (failed(applyPassManagerCLOptions(tilePM)))
-    return failure();
-  if (std::getenv("TILE_COMPILE_DEBUG")) {
-    tilePM.printAsTextualPipeline(llvm::errs());
-    llvm::errs() << "\n";
-  }
-  if (failed(tilePM.run(*module)))
-    return failure();
-  progress.step("tile pipeline (" + tilePipeline + ")");
-
-  std::string tileIR;
-  {
-    llvm::raw_string_ostream os(tileIR);
-    module->print(os);
-  }
-  if (emit == "tile") {
-    llvm::outs() << tileIR;
-    return success();
-  }
-  llvm::json::Object paramsJson = describeParams(kernel);
-  std::string kernelName = kernel.getName().str();
-  auto hints = kernel->getAttrOfType<DictionaryAttr>(
-      tile::TileDialect::getKernelAttrName());
-  llvm::json::Array grid;
-  if (auto g = dyn_cast_or_null<ArrayAttr>(hints.get("grid")))
-    for (Attribute e : g)
-      grid.push_back(cast<StringAttr>(e).str());
-  int64_t occupancyHint = tilegpu::getLaunchHint(kernel, "occupancy", chip, 1);
-
-  tile::GPUPipelineOptions gpuOptions;
-  gpuOptions.chip = chip;
-  gpuOptions.numWarps = numWarps;
-  gpuOptions.stages = stages;
-  gpuOptions.sync = syncMode;
-  gpuOptions.warpSpecialize = warpSpecialize;
-  gpuOptions.producerRegs = producerRegs;
-  gpuOptions.pingPong = pingPong;
-  gpuOptions.pinWaits = pinWaits;
-  gpuOptions.tma = tma;
-  gpuOptions.sharedLayout = sharedLayout;
-  gpuOptions.mmaVersion = mmaVersion;
-  PassManager gpuPM(&context, ModuleOp::getOperationName());
-  tile::buildTileToTileGPUPipeline(gpuPM, gpuOptions);
-  if (failed(applyPassManagerCLOptions(gpuPM)) || failed(gpuPM.run(*module)))
-    return failure();
-  progress.step("layouts, shared memory, pipelining");
-  if (emit == "tilegpu") {
-    module->print(llvm::outs());
-    return success();
-  }
-  // After the GPU passes: tilegpu-tma adds tensor-map arguments.
-  llvm::json::Array abi = describeABI(kernel);
-  auto warpsAttr = kernel->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
-  auto sharedAttr = kernel->getAttrOfType<IntegerAttr>("tilegpu.shared_bytes");
-  int64_t warps = warpsAttr.getInt();
-  int64_t sharedBytes = sharedAttr ? sharedAttr.getInt() : 0;
-  auto versionAttr = kernel->getAttrOfType<IntegerAttr>("tilegpu.mma_version");
-  int64_t mmaVersionUsed = versionAttr ? versionAttr.getInt() : 2;
-
-  gpuOptions.emitBinary = emit != "nvvm";
-  PassManager ptxPM(&context, ModuleOp::getOperationName());
-  tile::buildTileGPUToPTXPipeline(ptxPM, gpuOptions);
-  if (failed(applyPassManagerCLOptions(ptxPM)) || failed(ptxPM.run(*module)))
-    return failure();
-  progress.step("NVVM and PTX (LLVM NVPTX)");
-  if (emit == "nvvm") {
-    module->print(llvm::outs());
+  if (emit != "bundle" && emit != "ptx") {
+    llvm::outs() << stageIR;
     return success();
   }
 
-  std::string ptx;
   module->walk([&](gpu::BinaryOp binary) {
     for (Attribute object : binary.getObjects())
       if (auto obj = dyn_cast<gpu::ObjectAttr>(object))
-        ptx = obj.getObject().str();
+        info.ptx = obj.getObject().str();
   });
-  if (ptx.empty())
+  if (info.ptx.empty())
     return module->emitError() << "the pipeline produced no PTX";
   // The serialized assembly carries a trailing NUL.
-  while (!ptx.empty() && ptx.back() == '\0')
-    ptx.pop_back();
+  while (!info.ptx.empty() && info.ptx.back() == '\0')
+    info.ptx.pop_back();
   if (emit == "ptx") {
-    llvm::outs() << ptx;
+    llvm::outs() << info.ptx;
     return success();
   }
-  if (ptxasOptLevel < 0 || ptxasOptLevel > 3)
-    return module->emitError() << "--ptxas-O must be 0, 1, 2 or 3";
-
-  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
-    llvm::errs() << "tile-compile: cannot create " << outputDir << ": "
-                 << ec.message() << "\n";
+  if (failed(writeBundle(options, info)))
     return failure();
-  }
-  auto path = [&](StringRef file) {
-    SmallString<256> p(outputDir.getValue());
-    llvm::sys::path::append(p, file);
-    return std::string(p);
-  };
-  if (failed(writeFile(path("kernel.ptx"), ptx)) ||
-      failed(writeFile(path("kernel.mlir"), tileIR)))
-    return failure();
-
-  llvm::json::Object manifest{
-      {"format", "tile-bundle-1"},
-      {"kernel", kernelName},
-      {"entry", kernelName},
-      {"ptx", "kernel.ptx"},
-      {"target", chip.getValue()},
-      {"compiler", "tile-compiler 0.1, LLVM " LLVM_VERSION_STRING},
-      {"source", inputFile.getValue()},
-      {"pipeline", tilePipeline.getValue()},
-      {"stages", stages.getValue()},
-      {"sync", syncMode.getValue()},
-      {"warp_specialize", warpSpecialize.getValue()},
-      {"ping_pong", pingPong.getValue()},
-      {"pin_waits", pinWaits.getValue()},
-      {"tma", tma.getValue()},
-      // wgmma operands always use the 128B-swizzle layout.
-      {"shared_layout",
-       mmaVersionUsed == 3 ? std::string("wgmma") : sharedLayout.getValue()},
-      {"mma_version", mmaVersionUsed},
-      {"num_warps", warps},
-      {"block", llvm::json::Array{warps * 32, 1, 1}},
-      {"occupancy", occupancyHint},
-      {"shared_bytes", sharedBytes},
-      {"grid", std::move(grid)},
-      {"params", std::move(paramsJson)},
-      {"abi", std::move(abi)},
-  };
-  if (!noCubin) {
-    std::string ptxas = findPtxas();
-    if (ptxas.empty()) {
-      if (!quiet)
-        llvm::errs() << "[tile-compile] no ptxas found: bundle without cubin "
-                        "(the runner JIT-compiles the PTX)\n";
-    } else {
-      llvm::json::Object stats;
-      if (!assemble(ptxas, path("kernel.ptx"), path("kernel.cubin"), stats))
-        return failure();
-      manifest["cubin"] = "kernel.cubin";
-      manifest["ptxas"] = std::move(stats);
-      progress.step("ptxas");
-    }
-  }
-  std::string json;
-  {
-    llvm::raw_string_ostream os(json);
-    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
-       << "\n";
-  }
-  if (failed(writeFile(path("manifest.json"), json)))
-    return failure();
-  if (!quiet)
-    llvm::errs() << "[tile-compile] wrote " << outputDir << " (" << kernelName
-                 << ", " << chip << ", " << warps * 32 << " threads, "
-                 << (mmaVersionUsed == 3 ? "wgmma" : "mma.sync") << ", "
-                 << sharedBytes << " bytes shared)\n";
   return success();
 }
 
@@ -506,12 +462,27 @@ int main(int argc, char **argv) {
   registerLoopInvariantCodeMotionPass();
   tile::registerTilePasses();
   tile::registerTileOptimizationPipelines();
+  tile::registerTilePipelines();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
+
+  // The options of tile-source-to-ptx, as flags (--params is `bind`).
+  tile::PipelineOptions options;
+  SmallVector<char *> rest;
+  std::string error;
+  if (failed(tile::takePipelineFlags(argc, argv, options, tile::ReadBySource,
+                                     {{"params", "bind"}}, rest, error))) {
+    llvm::errs() << "tile-compile: " << error << "\n";
+    return 1;
+  }
+  std::string overview =
+      "tile-compile: compile a tile kernel into a GPU bundle\n\n"
+      "Pipeline options (tile-source-to-ptx; --params is bind):\n";
+  llvm::raw_string_ostream os(overview);
+  options.printHelp(os, tile::ReadBySource);
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv, "tile-compile: compile a tile kernel into a GPU bundle\n");
+  cl::ParseCommandLineOptions(rest.size(), rest.data(), overview);
 
   DialectRegistry registry;
   registry.insert<tile::TileDialect, tilegpu::TileGPUDialect,
@@ -524,5 +495,5 @@ int main(int argc, char **argv) {
   context.loadAllAvailableDialects();
   // Diagnostics point at the kernel source; the whole op in a note buries them.
   context.printOpOnDiagnostic(false);
-  return failed(compile(context)) ? 1 : 0;
+  return failed(compile(context, options)) ? 1 : 0;
 }

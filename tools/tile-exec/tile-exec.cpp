@@ -12,7 +12,12 @@
 //                         f32); values are numbers, inf, -inf, nan
 //   TYPE[D0xD1x...]=INIT  a view, row-major, INIT one of
 //       zeros | iota | fill:V | values:V,V,... (repeated cyclically) |
-//       random:SEED (uniform in [-1, 1), the executor's numerics test)
+//       random:SEED[:LO:HI] (uniform in [LO, HI), default [-1, 1))
+//   @FILE.npy             a view read from a NumPy file (its shape; values
+//                         converted to the kernel argument's element type)
+//
+// --save NAME=FILE.npy writes view NAME after the run (tile-runner --ref
+// compares a GPU run with it).
 //
 // Every view is printed after the run, one line per row of its last
 // dimension: `NAME[i, j]: v v v` (NAME is the argument's `tile.name`, else
@@ -20,10 +25,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Bundle/Npy.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
 #include "tile/Executor/Executor.h"
+#include "tile/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -59,11 +66,6 @@ static llvm::cl::list<std::string>
     argSpecs("arg", llvm::cl::desc("Kernel argument (see the file header)"));
 static llvm::cl::opt<std::string>
     gridSpec("grid", llvm::cl::desc("Blocks X[,Y[,Z]]"), llvm::cl::init("1"));
-static llvm::cl::opt<std::string>
-    bindings("bind", llvm::cl::desc("Specialize first: NAME=VALUE,..."));
-static llvm::cl::opt<std::string>
-    pipeline("pipeline", llvm::cl::desc("Pass pipeline to run before "
-                                        "executing (after --bind)"));
 static llvm::cl::opt<unsigned>
     numThreads("num-threads", llvm::cl::desc("Worker threads (0: all cores)"),
                llvm::cl::init(1));
@@ -75,6 +77,9 @@ static llvm::cl::opt<bool>
                                "kernel; take no arguments, run nothing"));
 static llvm::cl::opt<bool> printHex("hex",
                                     llvm::cl::desc("Print bit patterns"));
+static llvm::cl::list<std::string>
+    saveSpecs("save", llvm::cl::desc("Write view NAME after the run: "
+                                     "NAME=FILE.npy"));
 
 namespace {
 /// A parsed view argument and its memory.
@@ -228,9 +233,25 @@ static LogicalResult parseViewArg(StringRef spec, StringRef typeText,
     return success();
   }
   if (init.consume_front("random:")) {
+    // SEED or SEED:LO:HI; uniform in [LO, HI), default [-1, 1).
+    SmallVector<StringRef> fields;
+    init.split(fields, ':');
     uint64_t state;
-    if (init.getAsInteger(10, state)) {
-      llvm::errs() << "error: bad seed in '" << spec << "'\n";
+    double lo = -1.0, hi = 1.0;
+    bool bad = (fields.size() != 1 && fields.size() != 3) ||
+               fields[0].getAsInteger(10, state);
+    if (!bad && fields.size() == 3) {
+      FailureOr<double> l = parseNumber(fields[1]), h = parseNumber(fields[2]);
+      bad = failed(l) || failed(h) || !std::isfinite(*l) ||
+            !std::isfinite(*h) || !(*l < *h);
+      if (!bad) {
+        lo = *l;
+        hi = *h;
+      }
+    }
+    if (bad) {
+      llvm::errs() << "error: bad random initializer in '" << spec
+                   << "' (random:SEED or random:SEED:LO:HI with LO < HI)\n";
       return failure();
     }
     for (int64_t i = 0; i < n; ++i) {
@@ -238,13 +259,67 @@ static LogicalResult parseViewArg(StringRef spec, StringRef typeText,
       z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
       z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
       z ^= z >> 31;
-      storeElement(host, i, static_cast<double>(z >> 11) * 0x1p-52 - 1.0);
+      double unit = static_cast<double>(z >> 11) * 0x1p-53; // [0, 1)
+      storeElement(host, i, lo + (hi - lo) * unit);
     }
     return success();
   }
   llvm::errs() << "error: unknown initializer '" << init << "' in '" << spec
                << "'\n";
   return failure();
+}
+
+/// The bundle ABI's element type of `kind` (the .npy files carry those).
+static std::optional<tilebundle::DType> bundleDType(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+    return tilebundle::DType::F16;
+  case ElementKind::BF16:
+    return tilebundle::DType::BF16;
+  case ElementKind::F32:
+    return tilebundle::DType::F32;
+  case ElementKind::I32:
+    return tilebundle::DType::I32;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A view argument read from a .npy file, of the kernel argument's type.
+static LogicalResult readNpyArg(StringRef file, Type argType, HostView &host) {
+  auto viewType = dyn_cast<ViewType>(argType);
+  FailureOr<ElementKind> kind = failure();
+  if (viewType)
+    kind = getMemoryElementKind(viewType.getElementType());
+  std::optional<tilebundle::DType> dtype =
+      succeeded(kind) ? bundleDType(*kind) : std::nullopt;
+  if (!dtype) {
+    llvm::errs() << "error: @" << file
+                 << ": the argument is not a view of f16, bf16, f32 or i32\n";
+    return failure();
+  }
+  tilebundle::NpyArray array;
+  std::vector<char> data;
+  std::string error;
+  if (!tilebundle::readNpy(file.str(), array, error) ||
+      !tilebundle::convertNpy(array, *dtype, data, file.str(), error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return failure();
+  }
+  if (static_cast<int64_t>(array.shape.size()) != viewType.getRank()) {
+    llvm::errs() << "error: @" << file << " has rank " << array.shape.size()
+                 << ", the argument " << viewType.getRank() << "\n";
+    return failure();
+  }
+  host.type = viewType.getElementType();
+  host.view.element = *kind;
+  host.view.sizes.assign(array.shape.begin(), array.shape.end());
+  host.view.strides.assign(host.view.sizes.size(), 1);
+  for (int d = static_cast<int>(host.view.sizes.size()) - 2; d >= 0; --d)
+    host.view.strides[d] = host.view.strides[d + 1] * host.view.sizes[d + 1];
+  host.bytes.assign(data.begin(), data.end());
+  host.view.data = host.bytes.data();
+  return success();
 }
 
 static void printValue(llvm::raw_ostream &os, const HostView &host, int64_t i) {
@@ -340,7 +415,7 @@ static void printView(llvm::raw_ostream &os, const HostView &host) {
   }
 }
 
-static int run(MLIRContext &ctx) {
+static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
   OwningOpRef<ModuleOp> module =
@@ -349,10 +424,11 @@ static int run(MLIRContext &ctx) {
     return 1;
 
   func::FuncOp kernel;
+  // The first function with a body, or the one named (which the executor
+  // refuses if it has none).
   for (auto func : module->getOps<func::FuncOp>()) {
-    if (func.isExternal())
-      continue;
-    if (kernelName.empty() || func.getName() == kernelName) {
+    if (kernelName.empty() ? !func.isExternal()
+                           : func.getName() == kernelName) {
       kernel = func;
       break;
     }
@@ -364,21 +440,24 @@ static int run(MLIRContext &ctx) {
     return 1;
   }
 
-  if (!bindings.empty()) {
+  // The tile stage of the pipeline, on the chosen kernel: specialize it,
+  // then run the textual pipeline.
+  if (!pipelineOptions.bindings.empty() || pipelineOptions.numWarps ||
+      pipelineOptions.occupancy) {
     SpecializeOptions options;
-    SmallVector<StringRef> items;
-    StringRef(bindings).split(items, ',', -1, false);
-    for (StringRef item : items)
-      options.bindings.push_back(item.trim().str());
+    options.bindings.assign(pipelineOptions.bindings.begin(),
+                            pipelineOptions.bindings.end());
+    options.numWarps = pipelineOptions.numWarps;
+    options.occupancy = pipelineOptions.occupancy;
     if (failed(specializeKernel(kernel, options)))
       return 1;
   }
+  StringRef pipeline = pipelineOptions.tilePipeline.getValue();
   if (!pipeline.empty()) {
-    PassManager pm(&ctx, ModuleOp::getOperationName(),
-                   OpPassManager::Nesting::Implicit);
+    PassManager pm(&ctx, ModuleOp::getOperationName());
     std::string error;
     llvm::raw_string_ostream errorStream(error);
-    if (failed(parseKernelPipeline(pipeline, pm, errorStream))) {
+    if (failed(parsePipeline(pipeline, pm, errorStream))) {
       llvm::errs() << "error: bad pipeline '" << pipeline << "': " << error
                    << "\n";
       return 1;
@@ -415,11 +494,17 @@ static int run(MLIRContext &ctx) {
     StringRef spec(specText);
     auto [lhs, init] = spec.split('=');
     lhs = lhs.trim();
-    if (lhs.ends_with("]")) {
-      auto [typeText, dims] = lhs.drop_back().split('[');
+    if (spec.starts_with("@") || lhs.ends_with("]")) {
       auto host = std::make_unique<HostView>();
-      if (failed(parseViewArg(spec, typeText, dims, init.trim(), ctx, *host)))
-        return 1;
+      if (spec.starts_with("@")) {
+        if (failed(readNpyArg(spec.drop_front(),
+                              kernel.getArgumentTypes()[index], *host)))
+          return 1;
+      } else {
+        auto [typeText, dims] = lhs.drop_back().split('[');
+        if (failed(parseViewArg(spec, typeText, dims, init.trim(), ctx, *host)))
+          return 1;
+      }
       auto name = kernel.getArgAttrOfType<StringAttr>(
           index, TileDialect::getArgNameAttrName());
       host->name = name ? name.str() : "arg" + std::to_string(index);
@@ -448,6 +533,31 @@ static int run(MLIRContext &ctx) {
   if (failed((*executable)->run(args, options)))
     return 1;
 
+  for (StringRef save : saveSpecs) {
+    auto [name, file] = save.split('=');
+    const HostView *found = nullptr;
+    for (const auto &host : views)
+      if (host->name == name)
+        found = host.get();
+    std::optional<tilebundle::DType> dtype =
+        found ? bundleDType(found->view.element) : std::nullopt;
+    std::string error;
+    if (!found || file.empty() || !dtype) {
+      llvm::errs() << "error: --save " << save
+                   << ": expected NAME=FILE.npy naming a view of f16, bf16, "
+                      "f32 or i32\n";
+      return 1;
+    }
+    std::vector<int64_t> shape(found->view.sizes.begin(),
+                               found->view.sizes.end());
+    if (!tilebundle::writeFileBytes(
+            file.str(),
+            tilebundle::encodeNpy(*dtype, shape, found->bytes.data()), error)) {
+      llvm::errs() << "error: " << error << "\n";
+      return 1;
+    }
+  }
+
   SmallVector<StringRef> wanted;
   StringRef(printList).split(wanted, ',', -1, false);
   for (const auto &host : views)
@@ -463,11 +573,28 @@ int main(int argc, char **argv) {
   registerLoopInvariantCodeMotionPass();
   registerTilePasses();
   registerTileOptimizationPipelines();
-  llvm::cl::ParseCommandLineOptions(argc, argv,
-                                    "tile-exec: run tile IR on the CPU\n");
+
+  // The pipeline options (PipelineOptions, tile/Pipelines) that the CPU
+  // executor paths read: --bind, --num-warps, --occupancy and
+  // --tile-pipeline (also spelled --pipeline); no pipeline by default.
+  PipelineOptions pipelineOptions;
+  pipelineOptions.tilePipeline = "";
+  SmallVector<char *> rest;
+  std::string error;
+  if (failed(takePipelineFlags(argc, argv, pipelineOptions, ReadByExecutor,
+                               {{"pipeline", "tile-pipeline"}}, rest, error))) {
+    llvm::errs() << "tile-exec: " << error << "\n";
+    return 1;
+  }
+  std::string overview = "tile-exec: run tile IR on the CPU\n\n"
+                         "Pipeline options:\n";
+  llvm::raw_string_ostream os(overview);
+  pipelineOptions.printHelp(os, ReadByExecutor);
+  llvm::cl::ParseCommandLineOptions(rest.size(), rest.data(), overview);
+
   DialectRegistry registry;
   registry.insert<TileDialect, arith::ArithDialect, func::FuncDialect,
                   math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect>();
   MLIRContext ctx(registry);
-  return run(ctx);
+  return run(ctx, pipelineOptions);
 }

@@ -42,6 +42,7 @@ int main(int argc, char **argv) {
   mlir::tile::registerTilePasses();
   mlir::tilegpu::registerTileGPUPasses();
   mlir::tile::registerTileConversionPasses();
+  // tile-O0..tile-O3, tile-checkpoint, tile-to-ptx, tile-source-to-ptx.
   mlir::tile::registerTileOptimizationPipelines();
   mlir::tile::registerTilePipelines();
   mlir::tile::enableShortSharedPointers();

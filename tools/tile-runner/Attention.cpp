@@ -1,26 +1,9 @@
-//===- Attention.cpp - the attention problem tile-runner solves -----------===//
+//===- Attention.cpp - attention forward: shape, references, check --------===//
 //
-// Conversions, host tensors, seeded inputs, the float64 and low-precision
-// references and FlashAttention's 2x check. Plain C++17 (no LLVM): the
-// GPU-only build of the runner compiles this file too.
-//
-// Random inputs. Every run with the same AttentionConfig (shapes, dtype,
-// seed, inputStd) gets bit-identical inputs on every machine:
-//   - generator: splitmix64 (Steele, Lea, Flood 2014), one stream per
-//     tensor, started at state = seed ^ (0x9E3779B97F4A7C15 * (t + 1)) for
-//     t = 0 (Q), 1 (K), 2 (V);
-//   - normals: Box-Muller on two 53-bit uniforms u1 in (0, 1], u2 in [0, 1):
-//     r = sqrt(-2 ln u1), z0 = r cos(2 pi u2), z1 = r sin(2 pi u2); both are
-//     used, in that order, in row-major element order;
-//   - element = round_to_dtype(inputStd * z) (round to nearest even).
-// The only platform dependence is libm's log/sin/cos in double precision,
-// whose last-bit differences vanish in the rounding to 16 bits (except at
-// exact ties, which have probability ~2^-37 per element).
-//
-// Poison. Outputs start as a NaN with a distinctive payload (f16 0x7ED1,
-// bf16 0x7FD1, f32 0x7FD1D1D1). Arithmetic never produces these payloads
-// from finite inputs, so checkAttention tells "never written" from
-// "computed NaN".
+// Seeded inputs (streams 0, 1, 2 of the seed for Q, K, V: Tensor.h), the
+// float64 and low-precision references and FlashAttention's 2x check.
+// Outputs start as the dtype's poison (tile/Bundle/DType.h), so
+// checkAttention tells "never written" from "computed NaN". Plain C++17.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,75 +21,7 @@
 namespace tile {
 namespace runner {
 
-//===----------------------------------------------------------------------===//
-// Element types
-//===----------------------------------------------------------------------===//
-
-const char *dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::F32:
-    return "f32";
-  case DType::I32:
-    return "i32";
-  }
-  return "?";
-}
-
-bool parseDType(const std::string &name, DType &dtype) {
-  if (name == "f16" || name == "fp16" || name == "float16") {
-    dtype = DType::F16;
-    return true;
-  }
-  if (name == "bf16" || name == "bfloat16") {
-    dtype = DType::BF16;
-    return true;
-  }
-  if (name == "f32" || name == "fp32" || name == "float32") {
-    dtype = DType::F32;
-    return true;
-  }
-  if (name == "i32" || name == "int32") {
-    dtype = DType::I32;
-    return true;
-  }
-  return false;
-}
-
-int dtypeBytes(DType dtype) {
-  return dtype == DType::F16 || dtype == DType::BF16 ? 2 : 4;
-}
-
-uint16_t floatToHalf(float value) { return tilefloat::floatToHalf(value); }
-float halfToFloat(uint16_t bits) { return tilefloat::halfToFloat(bits); }
-uint16_t floatToBFloat16(float value) {
-  return tilefloat::floatToBFloat16(value);
-}
-float bfloat16ToFloat(uint16_t bits) {
-  return tilefloat::bfloat16ToFloat(bits);
-}
-
-/// `value` rounded to `dtype` and back (identity for f32/i32).
-static double roundTo(DType dtype, double value) {
-  switch (dtype) {
-  case DType::F16:
-    return halfToFloat(floatToHalf(static_cast<float>(value)));
-  case DType::BF16:
-    return bfloat16ToFloat(floatToBFloat16(static_cast<float>(value)));
-  case DType::F32:
-    return static_cast<float>(value);
-  case DType::I32:
-    return value;
-  }
-  return value;
-}
-
-static constexpr uint16_t kPoisonF16 = 0x7ed1;
-static constexpr uint16_t kPoisonBF16 = 0x7fd1;
-static constexpr uint32_t kPoisonF32 = 0x7fd1d1d1;
+using tilebundle::roundTo;
 
 //===----------------------------------------------------------------------===//
 // AttentionConfig
@@ -138,150 +53,16 @@ std::string AttentionConfig::validate() const {
   return os.str();
 }
 
-//===----------------------------------------------------------------------===//
-// HostTensor
-//===----------------------------------------------------------------------===//
-
-int64_t HostTensor::numElements() const {
-  int64_t n = 1;
-  for (int64_t size : shape)
-    n *= size;
-  return n;
-}
-
-float HostTensor::get(int64_t i) const {
-  switch (dtype) {
-  case DType::F16:
-    return halfToFloat(bits16[i]);
-  case DType::BF16:
-    return bfloat16ToFloat(bits16[i]);
-  case DType::F32:
-    return f32[i];
-  case DType::I32: {
-    // i32 elements are kept in `f32` as their bit patterns.
-    int32_t value;
-    std::memcpy(&value, &f32[i], sizeof(value));
-    return static_cast<float>(value);
-  }
-  }
-  return 0;
-}
-
-void HostTensor::set(int64_t i, float value) {
-  switch (dtype) {
-  case DType::F16:
-    bits16[i] = floatToHalf(value);
-    return;
-  case DType::BF16:
-    bits16[i] = floatToBFloat16(value);
-    return;
-  case DType::F32:
-    f32[i] = value;
-    return;
-  case DType::I32: {
-    int32_t integer = static_cast<int32_t>(value);
-    std::memcpy(&f32[i], &integer, sizeof(integer));
-    return;
-  }
-  }
-}
-
-void *HostTensor::data() {
-  return dtypeBytes(dtype) == 2 ? static_cast<void *>(bits16.data())
-                                : static_cast<void *>(f32.data());
-}
-
-const void *HostTensor::data() const {
-  return dtypeBytes(dtype) == 2 ? static_cast<const void *>(bits16.data())
-                                : static_cast<const void *>(f32.data());
-}
-
-size_t HostTensor::sizeBytes() const {
-  return static_cast<size_t>(numElements()) * dtypeBytes(dtype);
-}
-
-std::vector<int64_t> HostTensor::strides() const {
-  std::vector<int64_t> result(shape.size(), 1);
-  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
-    result[i] = result[i + 1] * shape[i + 1];
-  return result;
-}
-
-HostTensor HostTensor::zeros(std::vector<int64_t> shape, DType dtype) {
-  HostTensor tensor;
-  tensor.shape = std::move(shape);
-  tensor.dtype = dtype;
-  if (dtypeBytes(dtype) == 2)
-    tensor.bits16.assign(tensor.numElements(), 0);
-  else
-    tensor.f32.assign(tensor.numElements(), 0.0f);
-  return tensor;
-}
-
-//===----------------------------------------------------------------------===//
-// Seeded inputs
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// splitmix64 with Box-Muller normals (see the file header).
-class NormalGenerator {
-public:
-  explicit NormalGenerator(uint64_t seed) : state(seed) {}
-
-  double next() {
-    if (hasSpare) {
-      hasSpare = false;
-      return spare;
-    }
-    double u1 = (static_cast<double>(nextBits() >> 11) + 1.0) * 0x1p-53;
-    double u2 = static_cast<double>(nextBits() >> 11) * 0x1p-53;
-    double r = std::sqrt(-2.0 * std::log(u1));
-    double theta = 6.283185307179586476925286766559 * u2;
-    spare = r * std::sin(theta);
-    hasSpare = true;
-    return r * std::cos(theta);
-  }
-
-private:
-  uint64_t state;
-  double spare = 0;
-  bool hasSpare = false;
-
-  uint64_t nextBits() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-};
-
-} // namespace
-
-static HostTensor randomTensor(std::vector<int64_t> shape, DType dtype,
-                               uint64_t seed, int stream, float stddev) {
-  HostTensor tensor = HostTensor::zeros(std::move(shape), dtype);
-  NormalGenerator gen(seed ^ (0x9e3779b97f4a7c15ull * (stream + 1)));
-  int64_t n = tensor.numElements();
-  for (int64_t i = 0; i < n; ++i)
-    tensor.set(i, static_cast<float>(stddev * gen.next()));
-  return tensor;
-}
-
 AttentionTensors makeAttentionTensors(const AttentionConfig &cfg) {
   AttentionTensors t;
   std::vector<int64_t> qShape = {cfg.batch, cfg.heads, cfg.seqQ, cfg.headDim};
   std::vector<int64_t> kvShape = {cfg.batch, cfg.kvHeads, cfg.seqK,
                                   cfg.headDim};
-  t.q = randomTensor(qShape, cfg.dtype, cfg.seed, 0, cfg.inputStd);
-  t.k = randomTensor(kvShape, cfg.dtype, cfg.seed, 1, cfg.inputStd);
-  t.v = randomTensor(kvShape, cfg.dtype, cfg.seed, 2, cfg.inputStd);
-  t.out = HostTensor::zeros(qShape, cfg.dtype);
-  std::fill(t.out.bits16.begin(), t.out.bits16.end(),
-            cfg.dtype == DType::BF16 ? kPoisonBF16 : kPoisonF16);
-  t.lse = HostTensor::zeros({cfg.batch, cfg.heads, cfg.seqQ}, DType::F32);
-  std::fill(t.lse.f32.begin(), t.lse.f32.end(),
-            tilefloat::bitsToFloat(kPoisonF32));
+  t.q = HostTensor::random(qShape, cfg.dtype, cfg.seed, 0, cfg.inputStd);
+  t.k = HostTensor::random(kvShape, cfg.dtype, cfg.seed, 1, cfg.inputStd);
+  t.v = HostTensor::random(kvShape, cfg.dtype, cfg.seed, 2, cfg.inputStd);
+  t.out = HostTensor::poisoned(qShape, cfg.dtype);
+  t.lse = HostTensor::poisoned({cfg.batch, cfg.heads, cfg.seqQ}, DType::F32);
   return t;
 }
 
@@ -450,12 +231,11 @@ CheckResult checkAttention(const AttentionConfig &cfg,
     r.message = "output and reference sizes differ";
     return r;
   }
-  const uint16_t poison16 = cfg.dtype == DType::BF16 ? kPoisonBF16 : kPoisonF16;
   int64_t unwritten = 0, firstBad = -1;
   double atolHalf = 0;
   const float point3 = 0.3f;
   for (int64_t i = 0; i < n; ++i) {
-    if (dtypeBytes(out.dtype) == 2 && out.bits16[i] == poison16) {
+    if (out.isPoison(i)) {
       ++unwritten;
       if (firstBad < 0)
         firstBad = i;
@@ -507,8 +287,8 @@ CheckResult checkAttention(const AttentionConfig &cfg,
       return r;
     }
     for (int64_t i = 0; i < lse.numElements(); ++i) {
-      float value = lse.f32[i];
-      if (tilefloat::floatBits(value) == kPoisonF32) {
+      double value = lse.get(i);
+      if (lse.isPoison(i)) {
         ++lseUnwritten;
         continue;
       }

@@ -1,13 +1,17 @@
-//===- Attention.h - the attention problem tile-runner solves ---*- C++ -*-===//
+//===- Attention.h - attention forward: shape, references, check -*- C++
+//-*-===//
 //
-// Shared by both backends of tile-runner (cpu: the tile IR reference
-// executor; gpu: CUDA driver API). Plain C++17: the GPU-only build of the
-// runner has no LLVM or MLIR.
+// The attention problem's configuration, its float64 and same-precision
+// host references and FlashAttention's 2x check, used by the attention
+// problem (AttentionProblem.cpp) on the cpu backend and by the unit tests.
+// Plain C++17.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_RUNNER_ATTENTION_H
 #define TILE_RUNNER_ATTENTION_H
+
+#include "Tensor.h"
 
 #include <cstdint>
 #include <string>
@@ -15,21 +19,6 @@
 
 namespace tile {
 namespace runner {
-
-enum class DType { F16, BF16, F32, I32 };
-
-/// "f16", "bf16", "f32", "i32".
-const char *dtypeName(DType dtype);
-/// Parses a dtype name; returns false for an unknown name.
-bool parseDType(const std::string &name, DType &dtype);
-/// Bytes per element.
-int dtypeBytes(DType dtype);
-
-/// IEEE half and bfloat16 conversions (round to nearest even).
-uint16_t floatToHalf(float value);
-float halfToFloat(uint16_t bits);
-uint16_t floatToBFloat16(float value);
-float bfloat16ToFloat(uint16_t bits);
 
 /// One attention forward problem: Q [B, H, Sq, D], K/V [B, HKV, Sk, D].
 struct AttentionConfig {
@@ -53,26 +42,6 @@ struct AttentionConfig {
   float effectiveScale() const;
   /// Returns an empty string when valid, else what is wrong.
   std::string validate() const;
-};
-
-/// A dense row-major tensor on the host. Elements of 16-bit dtypes are kept
-/// as their bit patterns in `bits16`; f32 in `f32`.
-struct HostTensor {
-  std::vector<int64_t> shape;
-  DType dtype = DType::F32;
-  std::vector<uint16_t> bits16;
-  std::vector<float> f32;
-
-  int64_t numElements() const;
-  /// Element `i` (row-major) converted to float.
-  float get(int64_t i) const;
-  void set(int64_t i, float value);
-  void *data();
-  const void *data() const;
-  size_t sizeBytes() const;
-  /// Row-major strides in elements.
-  std::vector<int64_t> strides() const;
-  static HostTensor zeros(std::vector<int64_t> shape, DType dtype);
 };
 
 /// The inputs and outputs of one run.

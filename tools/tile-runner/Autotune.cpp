@@ -2,12 +2,19 @@
 
 #include "Autotune.h"
 
+#include "tile/Support/Checked.h"
+
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <poll.h>
+#include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -15,14 +22,10 @@ namespace fs = std::filesystem;
 namespace tile {
 namespace runner {
 
-std::string autotuneKey(const AttentionConfig &cfg, const std::string &gpuName,
+std::string autotuneKey(const std::string &problem, const std::string &gpuName,
                         int ccMajor, int ccMinor, const std::string &compiler) {
-  return format("B=%d H=%d HKV=%d Sq=%d Sk=%d D=%d dtype=%s causal=%d "
-                "input_pos=%d lse=%d | %s | sm_%d%d | %s",
-                cfg.batch, cfg.heads, cfg.kvHeads, cfg.seqQ, cfg.seqK,
-                cfg.headDim, dtypeName(cfg.dtype), cfg.causal ? 1 : 0,
-                cfg.causal ? cfg.inputPos : 0, cfg.withLse ? 1 : 0,
-                gpuName.c_str(), ccMajor, ccMinor, compiler.c_str());
+  return format("%s | %s | sm_%d%d | %s", problem.c_str(), gpuName.c_str(),
+                ccMajor, ccMinor, compiler.c_str());
 }
 
 std::string defaultAutotuneCachePath() {
@@ -37,22 +40,19 @@ std::string defaultAutotuneCachePath() {
 
 bool AutotuneCache::load(const std::string &path, std::string &error) {
   filePath = path;
-  root = Json::object();
-  root.set("format", "tile-autotune-1");
-  root.set("entries", Json::object());
+  root = {{"format", "tile-autotune-1"}, {"entries", Json::object()}};
   std::error_code ec;
   if (!fs::exists(path, ec))
     return true;
-  Json json;
-  if (!readJsonFile(path, json, error)) {
-    error = "autotune cache " + error;
+  std::string text;
+  if (!checked::readFile(path, text, error, int64_t(64) << 20)) {
+    error = "autotune cache: " + error;
     return false;
   }
-  const Json *format = json.find("format");
-  const Json *entries = json.find("entries");
-  if (!format || !format->isString() ||
-      format->asString() != "tile-autotune-1" || !entries ||
-      !entries->isObject()) {
+  Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object() ||
+      json.value("format", "") != "tile-autotune-1" ||
+      !json.contains("entries") || !json["entries"].is_object()) {
     error = "autotune cache " + path +
             " is not a tile-autotune-1 file (delete it or pass "
             "--autotune-cache)";
@@ -97,14 +97,13 @@ bool AutotuneCache::save(std::string &error) const {
 }
 
 const Json *AutotuneCache::lookup(const std::string &key) const {
-  const Json *entries = root.find("entries");
-  return entries ? entries->find(key) : nullptr;
+  const Json &entries = root["entries"];
+  auto it = entries.find(key);
+  return it == entries.end() ? nullptr : &*it;
 }
 
 void AutotuneCache::store(const std::string &key, Json entry) {
-  Json entries = *root.find("entries");
-  entries.set(key, std::move(entry));
-  root.set("entries", std::move(entries));
+  root["entries"][key] = std::move(entry);
 }
 
 const char *variantStatusName(VariantOutcome::Status status) {
@@ -115,6 +114,8 @@ const char *variantStatusName(VariantOutcome::Status status) {
     return "skipped";
   case VariantOutcome::Status::Failed:
     return "failed";
+  case VariantOutcome::Status::Faulted:
+    return "faulted";
   }
   return "?";
 }
@@ -180,18 +181,17 @@ std::string renderAutotuneTable(const std::vector<VariantOutcome> &outcomes,
 Json outcomesToJson(const std::vector<VariantOutcome> &outcomes) {
   Json list = Json::array();
   for (const VariantOutcome &o : outcomes) {
-    Json j = Json::object();
-    j.set("name", o.name);
-    j.set("dir", o.dir);
-    j.set("params", o.params);
-    j.set("status", variantStatusName(o.status));
+    Json j = {{"name", o.name},
+              {"dir", o.dir},
+              {"params", o.params},
+              {"status", variantStatusName(o.status)}};
     if (!o.reason.empty())
-      j.set("reason", o.reason);
+      j["reason"] = o.reason;
     if (o.status == VariantOutcome::Status::Timed) {
-      j.set("timing", o.timing.toJson());
-      j.set("tflops", o.tflops);
+      j["timing"] = o.timing.toJson();
+      j["tflops"] = o.tflops;
     }
-    list.push(j);
+    list.push_back(j);
   }
   return list;
 }
@@ -199,24 +199,97 @@ Json outcomesToJson(const std::vector<VariantOutcome> &outcomes) {
 bool cacheEntryUsable(const Json &entry,
                       const std::vector<std::string> &variantNames,
                       std::string &why) {
-  const Json *winner = entry.find("winner");
-  const Json *variants = entry.find("variants");
-  if (!winner || !winner->isString() || !variants || !variants->isArray()) {
+  if (!entry.is_object() || !entry.contains("winner") ||
+      !entry["winner"].is_string() || !entry.contains("variants") ||
+      !entry["variants"].is_array()) {
     why = "the cache entry is malformed";
     return false;
   }
+  std::string winner = entry["winner"].get<std::string>();
   std::vector<std::string> cached;
-  for (const Json &v : variants->elements())
-    cached.push_back(v.isString() ? v.asString() : v.dump());
+  for (const Json &v : entry["variants"])
+    cached.push_back(v.is_string() ? v.get<std::string>() : v.dump());
   if (cached != variantNames) {
     why = "the entry was made over a different set of variants";
     return false;
   }
   for (const std::string &name : variantNames)
-    if (name == winner->asString())
+    if (name == winner)
       return true;
-  why = "the cached winner '" + winner->asString() + "' is not in --bundles";
+  why = "the cached winner '" + winner + "' is not in --bundles";
   return false;
+}
+
+std::string selfExecutable() {
+  char buffer[4096];
+  ssize_t n = readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
+  if (n <= 0)
+    return std::string();
+  buffer[n] = 0;
+  return buffer;
+}
+
+bool runChild(const std::vector<std::string> &argv, int timeoutSeconds,
+              std::string &output, int &exitStatus, bool &timedOut,
+              std::string &error) {
+  output.clear();
+  timedOut = false;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    error = std::string("pipe: ") + std::strerror(errno);
+    return false;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    error = std::string("fork: ") + std::strerror(errno);
+    close(fds[0]);
+    close(fds[1]);
+    return false;
+  }
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    std::vector<char *> args;
+    for (const std::string &a : argv)
+      args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    std::fprintf(stderr, "tile-runner: cannot start %s: %s\n", args[0],
+                 std::strerror(errno));
+    _exit(127);
+  }
+  close(fds[1]);
+  auto start = std::chrono::steady_clock::now();
+  char buffer[65536];
+  bool open = true;
+  while (open) {
+    struct pollfd p = {fds[0], POLLIN, 0};
+    int ready = poll(&p, 1, 200);
+    if (ready > 0) {
+      ssize_t n = read(fds[0], buffer, sizeof(buffer));
+      if (n > 0)
+        output.append(buffer, static_cast<size_t>(n));
+      else
+        open = false;
+    }
+    if (open && std::chrono::steady_clock::now() - start >
+                    std::chrono::seconds(timeoutSeconds)) {
+      kill(pid, SIGKILL);
+      timedOut = true;
+      open = false;
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  exitStatus = WIFEXITED(status)     ? WEXITSTATUS(status)
+               : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                     : 255;
+  return true;
 }
 
 } // namespace runner

@@ -1,16 +1,16 @@
 //===- Autotune.h - choosing among kernel variants --------------*- C++ -*-===//
 //
 // The host side of `tile-runner --autotune`: the persistent cache of winners,
-// keyed by problem, GPU and compiler, and the choice of a winner among the
-// timed variants. The timing itself is in the GPU backend.
+// keyed by problem, GPU and compiler, the choice of a winner among the
+// timed variants, and the child processes the variants are timed in (a
+// kernel that faults loses its CUDA context, which the process cannot
+// recover; in a child it takes only itself down).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_RUNNER_AUTOTUNE_H
 #define TILE_RUNNER_AUTOTUNE_H
 
-#include "Attention.h"
-#include "Json.h"
 #include "Report.h"
 
 #include <string>
@@ -19,10 +19,9 @@
 namespace tile {
 namespace runner {
 
-/// The cache key: shape (B, H, HKV, Sq, Sk, D), dtype, causal, input_pos,
-/// lse, GPU name, compute capability and the compiler version(s) of the
-/// variants.
-std::string autotuneKey(const AttentionConfig &cfg, const std::string &gpuName,
+/// The cache key: the problem and its bindings, GPU name, compute
+/// capability and the compiler version(s) of the variants.
+std::string autotuneKey(const std::string &problem, const std::string &gpuName,
                         int ccMajor, int ccMinor, const std::string &compiler);
 
 /// $XDG_CACHE_HOME/tile-compiler/autotune.json, else
@@ -52,7 +51,12 @@ struct VariantOutcome {
   std::string name; ///< bundle folder name
   std::string dir;
   std::string params; ///< summary of its params
-  enum class Status { Timed, Skipped, Failed } status = Status::Skipped;
+  enum class Status {
+    Timed,
+    Skipped,
+    Failed,
+    Faulted
+  } status = Status::Skipped;
   std::string reason; ///< why skipped or failed
   TimingStats timing;
   double tflops = 0;
@@ -78,6 +82,17 @@ Json outcomesToJson(const std::vector<VariantOutcome> &outcomes);
 bool cacheEntryUsable(const Json &entry,
                       const std::vector<std::string> &variantNames,
                       std::string &why);
+
+/// Runs `argv` (argv[0]: the program) in a child process with stdout
+/// captured, killing it after `timeoutSeconds`. `exitStatus` is its exit
+/// status, or 128 + the signal that ended it; false only when it could not
+/// be started.
+bool runChild(const std::vector<std::string> &argv, int timeoutSeconds,
+              std::string &output, int &exitStatus, bool &timedOut,
+              std::string &error);
+
+/// This program's path (/proc/self/exe), to start children of.
+std::string selfExecutable();
 
 } // namespace runner
 } // namespace tile

@@ -1,13 +1,16 @@
 //===- CpuBackend.cpp - tile-runner's cpu backend -------------------------===//
 //
-// Parses the kernel, binds its parameters from the attention problem,
-// runs the requested pass pipeline, evaluates the grid rule and executes
-// the kernel on the host with the reference executor (lib/Executor).
+// Parses the kernel, binds its parameters (the user's and those the problem
+// implies), runs the requested pass pipeline, describes the kernel with the
+// bundle library, evaluates the grid rule and executes the kernel on the
+// host with the reference executor (lib/Executor).
 //
 //===----------------------------------------------------------------------===//
 
 #include "CpuBackend.h"
-#include "GridExpr.h"
+
+#include "tile/Bundle/Launch.h"
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
@@ -118,21 +121,45 @@ exec::ViewArg viewOf(HostTensor &tensor) {
   return view;
 }
 
-/// The whole run, with MLIR diagnostics going to `diagnostics`.
-std::string run(const CpuRunOptions &options, const AttentionConfig &cfg,
-                AttentionTensors &tensors, double *seconds, MLIRContext &ctx,
-                std::string &diagnostics) {
+DialectRegistry makeRegistry() {
+  DialectRegistry registry;
+  registry
+      .insert<mlir::tile::TileDialect, arith::ArithDialect, func::FuncDialect,
+              math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect>();
+  return registry;
+}
+
+} // namespace
+
+struct CpuKernel::State {
+  MLIRContext ctx{makeRegistry()};
   llvm::SourceMgr sourceMgr;
-  llvm::raw_string_ostream diagStream(diagnostics);
-  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx, diagStream);
-
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(options.kernelPath, sourceMgr, &ctx);
-  if (!module)
-    return "cannot parse kernel '" + options.kernelPath + "'";
-
+  OwningOpRef<ModuleOp> module;
   func::FuncOp kernel;
-  for (auto func : module->getOps<func::FuncOp>())
+  Manifest manifest;
+  std::vector<std::string> bindings;
+  unsigned threads = 0;
+};
+
+CpuKernel::CpuKernel() : state(std::make_unique<State>()) {}
+CpuKernel::~CpuKernel() = default;
+const Manifest &CpuKernel::manifest() const { return state->manifest; }
+const std::vector<std::string> &CpuKernel::bindings() const {
+  return state->bindings;
+}
+
+/// Loads with MLIR diagnostics going to `diagnostics`.
+static std::string loadKernel(const CpuRunOptions &options,
+                              const ImpliedParams &implied, CpuKernel::State &s,
+                              std::string &diagnostics) {
+  MLIRContext &ctx = s.ctx;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  SourceMgrDiagnosticHandler handler(s.sourceMgr, &ctx, diagStream);
+  s.module = parseSourceFile<ModuleOp>(options.kernelPath, s.sourceMgr, &ctx);
+  if (!s.module)
+    return "cannot parse kernel '" + options.kernelPath + "'";
+  func::FuncOp kernel;
+  for (auto func : s.module->getOps<func::FuncOp>())
     if (func->hasAttr(mlir::tile::TileDialect::getKernelAttrName())) {
       kernel = func;
       break;
@@ -142,45 +169,40 @@ std::string run(const CpuRunOptions &options, const AttentionConfig &cfg,
            "' has no kernel (a func.func with 'tile.kernel')";
   std::string kernelName = kernel.getName().str();
 
-  // Bindings: the user's, then what the attention problem implies for the
-  // parameters the kernel declares and the user left out.
+  // Bindings: the user's, then what the problem implies for the parameters
+  // the kernel declares and the user left out.
   auto defaults = kernel->getAttrOfType<DictionaryAttr>(
       mlir::tile::TileDialect::getParamsAttrName());
   std::map<std::string, std::string> bound;
-  std::vector<std::string> bindings;
   for (auto &[name, value] : splitBindings(options.params)) {
     if (name.empty() || value.empty())
       return "bad parameter binding '" + name + "=" + value +
              "' (expected NAME=VALUE)";
+    if (bound.count(name))
+      return "parameter " + name + " is bound twice";
     bound[name] = value;
-    bindings.push_back(name + "=" + value);
+    s.bindings.push_back(name + "=" + value);
   }
-  std::string tileN = paramValue(bound, defaults, "TILE_N");
-  int64_t tileNValue = 0;
-  if (!tileN.empty() && StringRef(tileN).getAsInteger(10, tileNValue))
-    return "TILE_N must be an integer, got '" + tileN + "'";
-  std::map<std::string, std::string> implied = {
-      {"HEAD_DIM", std::to_string(cfg.headDim)},
-      {"QUERY_GROUP_SIZE", std::to_string(cfg.heads / cfg.kvHeads)},
-      {"CAUSAL", cfg.causal ? "true" : "false"},
-      {"WITH_LSE", cfg.withLse ? "true" : "false"},
-      {"DTYPE", dtypeName(cfg.dtype)},
-  };
-  if (tileNValue > 0)
-    implied["EVEN_K"] = cfg.seqK % tileNValue == 0 ? "true" : "false";
-  for (auto &[name, value] : implied) {
+  std::vector<std::string> impliedList;
+  if (implied)
+    impliedList = implied([&](const std::string &name) {
+      return paramValue(bound, defaults, name);
+    });
+  for (const std::string &entry : impliedList) {
+    size_t eq = entry.find('=');
+    std::string name = entry.substr(0, eq), value = entry.substr(eq + 1);
     if (!defaults || !defaults.get(name))
       continue;
     auto given = bound.find(name);
     if (given == bound.end()) {
-      bindings.push_back(name + "=" + value);
+      s.bindings.push_back(name + "=" + value);
       continue;
     }
     // A given value must agree with the problem (EVEN_K=false always may).
     bool agrees;
     if (name == "EVEN_K")
       agrees = !isTrue(given->second) || isTrue(value);
-    else if (name == "CAUSAL" || name == "WITH_LSE")
+    else if (value == "true" || value == "false")
       agrees = isTrue(given->second) == isTrue(value);
     else
       agrees = given->second == value;
@@ -190,7 +212,7 @@ std::string run(const CpuRunOptions &options, const AttentionConfig &cfg,
   }
 
   mlir::tile::SpecializeOptions specialize;
-  for (const std::string &binding : bindings)
+  for (const std::string &binding : s.bindings)
     specialize.bindings.push_back(binding);
   if (failed(mlir::tile::specializeKernel(kernel, specialize)))
     return "cannot specialize '" + kernelName + "'";
@@ -203,99 +225,76 @@ std::string run(const CpuRunOptions &options, const AttentionConfig &cfg,
     llvm::raw_string_ostream errorStream(error);
     if (failed(exec::parseKernelPipeline(options.pipeline, pm, errorStream)))
       return "bad pipeline '" + options.pipeline + "': " + error;
-    if (failed(pm.run(*module)))
+    if (failed(pm.run(*s.module)))
       return "pipeline '" + options.pipeline + "' failed";
   }
-  kernel = module->lookupSymbol<func::FuncOp>(kernelName);
-  if (!kernel)
+  s.kernel = s.module->lookupSymbol<func::FuncOp>(kernelName);
+  if (!s.kernel)
     return "the pipeline removed kernel '" + kernelName + "'";
+  s.manifest = Manifest();
+  if (failed(mlir::tile::describeKernelForBundle(s.kernel, s.manifest)))
+    return "kernel '" + kernelName + "' cannot be described for a launch";
+  s.manifest.source = options.kernelPath;
+  s.manifest.pipeline = options.pipeline;
+  return "";
+}
 
-  if (!options.dumpIrPath.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(options.dumpIrPath, ec, llvm::sys::fs::OF_Text);
-    if (ec)
-      return "cannot write '" + options.dumpIrPath + "': " + ec.message();
-    module->print(os);
-  }
+std::unique_ptr<CpuKernel> CpuKernel::load(const CpuRunOptions &options,
+                                           const ImpliedParams &implied,
+                                           std::string &error) {
+  std::unique_ptr<CpuKernel> k(new CpuKernel());
+  k->state->threads = options.threads;
+  std::string diagnostics;
+  error = loadKernel(options, implied, *k->state, diagnostics);
+  if (error.empty())
+    return k;
+  while (!diagnostics.empty() && diagnostics.back() == '\n')
+    diagnostics.pop_back();
+  if (!diagnostics.empty())
+    error += "\n" + diagnostics;
+  return nullptr;
+}
 
-  // Arguments by name; the grid from the view shapes.
-  ViewShapes shapes;
+std::string CpuKernel::run(const RunSpec &spec,
+                           std::map<std::string, HostTensor> &tensors,
+                           double *seconds) const {
+  State &s = *state;
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  SourceMgrDiagnosticHandler handler(s.sourceMgr, &s.ctx, diagStream);
   std::vector<exec::KernelArg> args;
-  for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
-    auto nameAttr = kernel.getArgAttrOfType<StringAttr>(
-        i, mlir::tile::TileDialect::getArgNameAttrName());
-    std::string name = nameAttr ? nameAttr.str() : "";
-    HostTensor *tensor = name == "Q"     ? &tensors.q
-                         : name == "K"   ? &tensors.k
-                         : name == "V"   ? &tensors.v
-                         : name == "Out" ? &tensors.out
-                         : name == "Lse" ? &tensors.lse
-                                         : nullptr;
-    if (tensor) {
-      shapes[name] = tensor->shape;
-      args.push_back(exec::KernelArg::getView(viewOf(*tensor)));
-    } else if (name == "qk_scale") {
-      args.push_back(exec::KernelArg::getFloat(cfg.effectiveScale()));
-    } else if (name == "input_pos") {
-      args.push_back(exec::KernelArg::getInt(cfg.inputPos));
+  for (const tilebundle::AbiEntry &e : s.manifest.abi) {
+    if (e.kind == tilebundle::AbiEntry::Kind::View) {
+      auto it = tensors.find(e.name);
+      if (it == tensors.end())
+        return "view '" + e.name + "' is not bound";
+      args.push_back(exec::KernelArg::getView(viewOf(it->second)));
     } else {
-      return "kernel argument " + std::to_string(i) + " is named '" + name +
-             "'; the attention problem binds Q, K, V, Out, Lse, qk_scale "
-             "and input_pos";
+      const ScalarBinding &v = spec.scalars.at(e.name);
+      args.push_back(e.dtype == DType::I32
+                         ? exec::KernelArg::getInt(v.integer)
+                         : exec::KernelArg::getFloat(static_cast<float>(
+                               v.isInteger ? v.integer : v.real)));
     }
   }
-  auto hints = kernel->getAttrOfType<DictionaryAttr>(
-      mlir::tile::TileDialect::getKernelAttrName());
-  auto gridAttr =
-      hints ? dyn_cast_or_null<ArrayAttr>(hints.get("grid")) : ArrayAttr();
-  if (!gridAttr || gridAttr.size() != 3)
-    return "kernel '" + kernelName +
-           "' has no grid rule ('grid' of three expressions in tile.kernel)";
   exec::RunOptions runOptions;
-  runOptions.numThreads = options.threads;
-  for (unsigned d = 0; d < 3; ++d) {
-    auto expr = dyn_cast<StringAttr>(gridAttr[d]);
-    if (!expr)
-      return "grid rule entry " + std::to_string(d) + " is not a string";
-    std::string error;
-    if (!evalGridExpr(expr.str(), shapes, runOptions.grid[d], error))
-      return "grid rule '" + expr.str() + "': " + error;
-  }
-
+  runOptions.numThreads = s.threads;
+  std::string error;
+  if (!tilebundle::evalGrid(s.manifest, spec.launchBinding(), runOptions.grid,
+                            error))
+    return error;
   FailureOr<std::unique_ptr<exec::Executable>> executable =
-      exec::Executable::compile(kernel);
+      exec::Executable::compile(s.kernel);
   if (failed(executable))
-    return "cannot execute kernel '" + kernelName + "'";
+    return "cannot execute kernel '" + s.manifest.kernel + "'\n" + diagnostics;
   auto start = std::chrono::steady_clock::now();
   if (failed((*executable)->run(args, runOptions)))
-    return "kernel '" + kernelName + "' failed";
+    return "kernel '" + s.manifest.kernel + "' failed\n" + diagnostics;
   if (seconds)
     *seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
   return "";
-}
-
-} // namespace
-
-std::string runAttentionOnCpu(const CpuRunOptions &options,
-                              const AttentionConfig &cfg,
-                              AttentionTensors &tensors, double *seconds) {
-  std::string invalid = cfg.validate();
-  if (!invalid.empty())
-    return invalid;
-  DialectRegistry registry;
-  registry
-      .insert<mlir::tile::TileDialect, arith::ArithDialect, func::FuncDialect,
-              math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect>();
-  MLIRContext ctx(registry);
-  std::string diagnostics;
-  std::string error = run(options, cfg, tensors, seconds, ctx, diagnostics);
-  if (error.empty())
-    return "";
-  while (!diagnostics.empty() && diagnostics.back() == '\n')
-    diagnostics.pop_back();
-  return diagnostics.empty() ? error : error + "\n" + diagnostics;
 }
 
 } // namespace runner

@@ -1,16 +1,21 @@
 //===- CpuBackend.h - tile-runner's cpu backend -----------------*- C++ -*-===//
 //
 // Runs a kernel's tile IR on the host with the reference executor
-// (lib/Executor). Available only in the full build (it links MLIR); the
-// GPU-only build of the runner defines TILE_RUNNER_NO_CPU_BACKEND.
+// (lib/Executor): parse, specialize, run a pass pipeline, describe the
+// kernel as a bundle manifest would (abi, params, grid, requires), then run
+// it on host tensors bound by name. Available only in the full build (it
+// links MLIR); the GPU-only build defines TILE_RUNNER_NO_CPU_BACKEND.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_RUNNER_CPUBACKEND_H
 #define TILE_RUNNER_CPUBACKEND_H
 
-#include "Attention.h"
+#include "Binding.h"
 
+#include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,29 +23,44 @@ namespace tile {
 namespace runner {
 
 struct CpuRunOptions {
-  /// The kernel source, e.g. kernels/fmha.mlir.
-  std::string kernelPath;
-  /// Parameter bindings "NAME=VALUE" (TILE_M=64, DTYPE=bf16, ...). CAUSAL,
-  /// EVEN_K, HEAD_DIM, QUERY_GROUP_SIZE, WITH_LSE and DTYPE are derived from
-  /// the AttentionConfig unless given here.
-  std::vector<std::string> params;
-  /// Textual pass pipeline run after tile-specialize (e.g.
-  /// "canonicalize,cse,tile-split-loop"); empty runs none.
-  std::string pipeline;
+  std::string kernelPath;          ///< the kernel source
+  std::vector<std::string> params; ///< "NAME=VALUE" bindings
+  std::string pipeline;            ///< pass pipeline after tile-specialize
   /// Worker threads over the grid; 0 uses every core. Results are bitwise
   /// the same for any count.
   unsigned threads = 0;
-  /// When not empty, the specialized and optimized kernel is written there
-  /// before it runs (for debugging a pipeline).
-  std::string dumpIrPath;
 };
 
-/// Specializes the kernel, runs `pipeline`, then executes it on the grid its
-/// grid rule gives: reads tensors.q/k/v, writes tensors.out (and lse).
-/// Returns an empty string on success, else a located error message.
-std::string runAttentionOnCpu(const CpuRunOptions &options,
-                              const AttentionConfig &cfg,
-                              AttentionTensors &tensors, double *seconds);
+/// A problem's parameter bindings for a kernel: given the value of a
+/// parameter (the user's binding or the kernel's default, "" when the
+/// kernel has none), the bindings the problem implies.
+using ImpliedParams = std::function<std::vector<std::string>(
+    const std::function<std::string(const std::string &)> &paramValue)>;
+
+class CpuKernel {
+public:
+  /// Parses, specializes (the user's params, then what `implied` adds for
+  /// parameters the kernel declares and the user left out; a user's value
+  /// that contradicts one is an error) and describes the kernel.
+  static std::unique_ptr<CpuKernel> load(const CpuRunOptions &options,
+                                         const ImpliedParams &implied,
+                                         std::string &error);
+  ~CpuKernel();
+  const Manifest &manifest() const;
+  /// The bindings used ("TILE_M=64", ...).
+  const std::vector<std::string> &bindings() const;
+  /// Runs the kernel on `tensors` (by ABI name) with the scalars of `spec`
+  /// over the grid its rule gives.
+  std::string run(const RunSpec &spec,
+                  std::map<std::string, HostTensor> &tensors,
+                  double *seconds) const;
+
+  struct State;
+
+private:
+  CpuKernel();
+  std::unique_ptr<State> state;
+};
 
 } // namespace runner
 } // namespace tile

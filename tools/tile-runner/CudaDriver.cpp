@@ -55,7 +55,9 @@ void load(Loaded &loaded) {
             dlsym(library, "cuEventElapsedTime"));
   // Optional (CUDA 12.4+): without it the parameter list is checked against
   // the PTX only.
-  const char *optional[] = {"cuFuncGetParamInfo"};
+  // cuTensorMapEncodeTiled (CUDA 12.0+) is needed only by bundles with
+  // tensor maps.
+  const char *optional[] = {"cuFuncGetParamInfo", "cuTensorMapEncodeTiled"};
   std::string missing;
 #define TILE_CUDA_CHECK(name)                                                  \
   if (!loaded.api.name && std::find_if(std::begin(optional),                   \

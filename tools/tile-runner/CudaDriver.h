@@ -57,7 +57,8 @@ namespace runner {
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \
   X(cuEventSynchronize)                                                        \
-  X(cuEventElapsedTime)
+  X(cuEventElapsedTime)                                                        \
+  X(cuTensorMapEncodeTiled)
 
 /// The driver entry points tile-runner uses.
 struct CudaApi {

@@ -2,6 +2,10 @@
 
 #include "Options.h"
 
+#include "Problem.h"
+
+#include "tile/Support/Checked.h"
+
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -38,7 +42,9 @@ const char *inputSourceName(InputSource source) {
 std::string usageText() {
   return R"(usage: tile-runner [options]
 
-Runs one attention forward problem on a compiled kernel and checks it.
+Runs a compiled kernel (any kernel: its arguments are bound by name from the
+bundle's ABI) and checks it against a built-in problem's reference or a
+reference .npy.
 
 Backends:
   --backend=gpu|cpu|auto   auto (default): gpu when a CUDA device answers, else cpu
@@ -50,7 +56,22 @@ Backends:
   --pipeline STR           cpu: pass pipeline run after tile-specialize
   --device N               gpu: CUDA device ordinal (default 0)
 
-Problem (Q [B,H,Sq,D], K/V [B,HKV,Sk,D]):
+Arguments:
+  --problem NAME           attention (default), gemm, softmax, layernorm: binds
+                           the arguments from a few sizes and checks the
+                           outputs against its own reference
+  --shape M=..,N=..[,K=..] the sizes of gemm (M, N, K), softmax and
+                           layernorm (M, N)
+  --arg NAME=DTYPE[D0,..]  bind view NAME: dtype and shape, seeded random input
+  --arg NAME=@FILE.npy     bind view NAME to a .npy file
+  --arg NAME=NUMBER        bind scalar NAME
+  --save NAME=FILE.npy     write view NAME after the run
+  --ref NAME=FILE.npy      check view NAME against a reference (e.g. written
+                           by tile-exec --save): |out - ref| <= atol + rtol |ref|
+  --rtol F (1e-3) --atol F (1e-5)
+  Outputs (views the kernel writes) are poisoned before the launch.
+
+Attention (Q [B,H,Sq,D], K/V [B,HKV,Sk,D]):
   --batch N  --heads N  --kv-heads N (default: --heads)  --head-dim N
   --seq N (sets --seq-q and --seq-k)  --seq-q N  --seq-k N
   --causal[=0|1]           causal mask: query i sees keys 0..input_pos+i
@@ -73,7 +94,9 @@ Checking (FlashAttention's 2x rule against an independent reference):
 Timing (gpu: CUDA events, L2 flushed before every sample):
   --bench  --reps N (20)  --warmup N (3)  --no-l2-flush
 
-Autotuning:
+Autotuning (each variant is timed in a child process, so that a kernel
+fault loses only that variant; the run then exits with status 2):
+  --autotune-timeout S     seconds a variant may take (120)
   --autotune-cache PATH    default ~/.cache/tile-compiler/autotune.json
   --print-autotune         every variant: time, why skipped, why the winner won
   --retune                 time again even when the cache has the shape
@@ -85,7 +108,13 @@ Output:
                            launch (grid, parameters) without a GPU
   --verbose  --help
 
-Exit status: 0 when every check passed, 1 when a check failed, 2 on errors.
+Memory: the run's memory is estimated before anything is allocated and
+refused when the device's free memory or the host's (MemAvailable; capped by
+the environment variable TILE_RUNNER_HOST_MEMORY, bytes) cannot hold it.
+
+Exit status: 0 when every check passed, 1 when a check failed, 2 on errors
+(a kernel fault included; in --autotune, a faulting variant is reported and
+the others still run).
 )";
 }
 
@@ -94,47 +123,58 @@ namespace {
 /// The options that take a value.
 const std::set<std::string> &valueOptions() {
   static const std::set<std::string> names = {
-      "--backend",      "--bundle",   "--bundles",  "--kernel",
-      "--params",       "--pipeline", "--device",   "--inputs",
-      "--batch",        "--heads",    "--kv-heads", "--seq",
-      "--seq-q",        "--seq-k",    "--head-dim", "--input-pos",
-      "--dtype",        "--scale",    "--seed",     "--std",
-      "--check-rows",   "--reps",     "--warmup",   "--autotune-cache",
-      "--autotune-reps"};
+      "--backend",       "--bundle",
+      "--bundles",       "--kernel",
+      "--params",        "--pipeline",
+      "--device",        "--inputs",
+      "--batch",         "--heads",
+      "--kv-heads",      "--seq",
+      "--seq-q",         "--seq-k",
+      "--head-dim",      "--input-pos",
+      "--dtype",         "--scale",
+      "--seed",          "--std",
+      "--check-rows",    "--reps",
+      "--warmup",        "--autotune-cache",
+      "--autotune-reps", "--autotune-timeout",
+      "--problem",       "--shape",
+      "--arg",           "--save",
+      "--ref",           "--rtol",
+      "--atol"};
   return names;
+}
+
+/// The flags of the attention problem.
+bool isAttentionFlag(const std::string &name) {
+  static const std::set<std::string> names = {
+      "--batch", "--heads", "--kv-heads", "--seq",
+      "--seq-q", "--seq-k", "--head-dim", "--input-pos",
+      "--dtype", "--scale", "--causal",   "--lse"};
+  return names.count(name) != 0;
 }
 
 /// Flags; those in `boolFlags` also take =0/1/true/false.
 const std::set<std::string> &flagOptions() {
   static const std::set<std::string> names = {
-      "--causal",       "--lse",        "--json",           "--bench",
-      "--autotune",     "--retune",     "--print-autotune", "--determinism",
-      "--no-check",     "--verbose",    "--dry-run",        "--help",
-      "--allow-spills", "--no-l2-flush"};
+      "--causal",       "--lse",         "--json",           "--bench",
+      "--autotune",     "--retune",      "--print-autotune", "--determinism",
+      "--no-check",     "--verbose",     "--dry-run",        "--help",
+      "--allow-spills", "--no-l2-flush", "--autotune-child"};
   return names;
 }
 
 bool parseInt64(const std::string &text, int64_t &value) {
-  if (text.empty())
+  std::optional<int64_t> v = checked::parseInt(text);
+  if (!v)
     return false;
-  errno = 0;
-  char *end = nullptr;
-  long long v = std::strtoll(text.c_str(), &end, 10);
-  if (errno == ERANGE || *end != '\0')
-    return false;
-  value = v;
+  value = *v;
   return true;
 }
 
 bool parseFloat(const std::string &text, double &value) {
-  if (text.empty())
+  std::optional<double> v = checked::parseDouble(text);
+  if (!v)
     return false;
-  errno = 0;
-  char *end = nullptr;
-  double v = std::strtod(text.c_str(), &end);
-  if (errno == ERANGE || *end != '\0' || !std::isfinite(v))
-    return false;
-  value = v;
+  value = *v;
   return true;
 }
 
@@ -186,6 +226,8 @@ public:
         return fail("unknown option '" + name + "' (see --help)");
       }
       given.insert(name);
+      if (isAttentionFlag(name))
+        o.attentionFlags = true;
       if (!apply(name, value))
         return false;
     }
@@ -208,14 +250,11 @@ private:
 
   bool intOption(const std::string &name, const std::string &text,
                  int64_t &value, int64_t min, int64_t max) {
-    if (!parseInt64(text, value))
-      return fail(name + " must be an integer, got '" + text + "'");
-    if (value < min || value > max)
-      return fail(name + " must be " +
-                  (max == INT32_MAX ? "at least " + std::to_string(min)
-                                    : "in " + std::to_string(min) + ".." +
-                                          std::to_string(max)) +
-                  ", got " + text);
+    std::string why;
+    std::optional<int64_t> v = checked::parseInt(text, min, max, &why);
+    if (!v)
+      return fail(name + ": " + why);
+    value = *v;
     return true;
   }
   bool intOption(const std::string &name, const std::string &text, int &value,
@@ -229,7 +268,32 @@ private:
 
   bool apply(const std::string &name, const std::string &value) {
     AttentionConfig &cfg = o.cfg;
-    if (name == "--backend") {
+    if (name == "--problem") {
+      o.problem = value;
+    } else if (name == "--shape") {
+      return parseShape(value, o.shape, error) || fail(error);
+    } else if (name == "--arg") {
+      ArgOverride arg;
+      if (!parseArgOverride(value, arg, error))
+        return false;
+      o.args.push_back(arg);
+    } else if (name == "--save" || name == "--ref") {
+      SaveRequest save;
+      std::string why;
+      if (!parseSaveRequest(value, save, why))
+        return fail(name + " takes NAME=FILE.npy, got '" + value + "'");
+      (name == "--save" ? o.saves : o.refs).push_back(save);
+    } else if (name == "--rtol" || name == "--atol") {
+      double v;
+      if (!parseFloat(value, v) || v < 0)
+        return fail(name + " must be a non-negative number, got '" + value +
+                    "'");
+      (name == "--rtol" ? o.rtol : o.atol) = v;
+    } else if (name == "--autotune-timeout") {
+      return intOption(name, value, o.autotuneTimeout, 1, 86400);
+    } else if (name == "--autotune-child") {
+      o.autotuneChild = true;
+    } else if (name == "--backend") {
       if (value == "gpu")
         o.backend = Backend::Gpu;
       else if (value == "cpu")
@@ -482,14 +546,91 @@ private:
     return true;
   }
 
+  bool finishProblem() {
+    if (!has("--problem"))
+      o.problem = o.args.empty() || o.attentionFlags ? "attention" : "";
+    else if (o.problem.empty() || !makeProblem(o.problem, ProblemOptions()))
+      return fail("--problem must be one of " + problemNames() + ", got '" +
+                  o.problem + "'");
+    if (o.problem != "attention") {
+      for (const std::string &name : given)
+        if (isAttentionFlag(name))
+          return fail(name + " is a flag of the attention problem; --problem " +
+                      (o.problem.empty() ? std::string("is not given (a run "
+                                                       "bound with --arg)")
+                                         : o.problem + " takes --shape"));
+    }
+    if (has("--shape") && (o.problem.empty() || o.problem == "attention"))
+      return fail("--shape gives the sizes of --problem gemm, softmax or "
+                  "layernorm");
+    if ((has("--rtol") || has("--atol")) && o.refs.empty())
+      return fail("--rtol and --atol apply to --ref NAME=FILE.npy");
+    return true;
+  }
+
   bool finish() {
     if (o.help)
       return true;
-    return finishShape() && finishCombinations();
+    return finishProblem() && finishShape() && finishCombinations();
   }
 };
 
 } // namespace
+
+std::vector<std::string> autotuneChildArgs(const std::vector<std::string> &argv,
+                                           const std::string &self,
+                                           const std::string &dir, int reps) {
+  static const std::set<std::string> dropped = {"--bundles",
+                                                "--autotune-cache",
+                                                "--autotune-reps",
+                                                "--autotune-timeout",
+                                                "--reps",
+                                                "--warmup",
+                                                "--check-rows",
+                                                "--save",
+                                                "--ref",
+                                                "--rtol",
+                                                "--atol",
+                                                "--autotune",
+                                                "--print-autotune",
+                                                "--retune",
+                                                "--bench",
+                                                "--json",
+                                                "--determinism",
+                                                "--verbose",
+                                                "--dry-run",
+                                                "--no-check",
+                                                "--no-l2-flush",
+                                                "--backend",
+                                                "--dump-out",
+                                                "--cpu-threads",
+                                                "--autotune-child"};
+  std::vector<std::string> out = {self};
+  for (size_t i = 1; i < argv.size(); ++i) {
+    const std::string &arg = argv[i];
+    std::string name = arg.substr(0, arg.find('='));
+    bool inlineValue = name.size() < arg.size();
+    bool takesValue = valueOptions().count(name) || name == "--dump-out" ||
+                      name == "--cpu-threads";
+    if (dropped.count(name)) {
+      if (takesValue && !inlineValue)
+        ++i;
+      continue;
+    }
+    out.push_back(arg);
+    if (takesValue && !inlineValue && i + 1 < argv.size())
+      out.push_back(argv[++i]);
+  }
+  for (const char *a : {"--backend=gpu", "--bundle"})
+    out.push_back(a);
+  out.push_back(dir);
+  for (const std::string &a :
+       {std::string("--bench"), std::string("--reps"), std::to_string(reps),
+        std::string("--warmup"), std::string("2"), std::string("--json"),
+        std::string("--autotune-child")})
+    out.push_back(a);
+  return out;
+}
 
 bool parseOptions(int argc, const char *const *argv, RunnerOptions &options,
                   std::string &error) {

@@ -9,8 +9,10 @@
 #define TILE_RUNNER_OPTIONS_H
 
 #include "Attention.h"
+#include "Binding.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,13 @@ struct RunnerOptions {
   bool pipelineGiven = false;
 
   // the problem
+  std::string problem; ///< --problem; "attention" by default, "" for --arg
+  std::map<std::string, int64_t> shape; ///< --shape
+  std::vector<ArgOverride> args;        ///< --arg
+  std::vector<SaveRequest> saves;       ///< --save NAME=FILE
+  std::vector<SaveRequest> refs;        ///< --ref NAME=FILE
+  double rtol = 1e-3, atol = 1e-5;      ///< --rtol, --atol (for --ref)
+  bool attentionFlags = false;          ///< an attention flag was given
   AttentionConfig cfg;
 
   // checking
@@ -64,6 +73,10 @@ struct RunnerOptions {
   bool printAutotune = false;
   bool retune = false;
   int autotuneReps = 10;
+  int autotuneTimeout = 120; ///< seconds a variant may take
+  /// Internal: the process times one variant for --autotune and reports it
+  /// as JSON (the parent times each variant in its own process).
+  bool autotuneChild = false;
 
   // output
   bool json = false;
@@ -88,6 +101,14 @@ bool parseOptions(int argc, const char *const *argv, RunnerOptions &options,
 
 /// The --help text.
 std::string usageText();
+
+/// The command line of the child process that times variant `dir` for
+/// --autotune: `argv` (the parent's) without the autotuning, checking and
+/// output options, plus --bundle DIR --backend=gpu --bench --reps REPS
+/// --warmup 2 --json --autotune-child.
+std::vector<std::string> autotuneChildArgs(const std::vector<std::string> &argv,
+                                           const std::string &self,
+                                           const std::string &dir, int reps);
 
 } // namespace runner
 } // namespace tile

@@ -27,12 +27,24 @@ struct RowStats {
   int nonZeroEmpty;  ///< nonzero outputs in a row that sees no key
 };
 
-/// The poison patterns outputs are filled with before a run: NaNs with a
-/// payload arithmetic does not produce (the same as Attention.cpp's), so
-/// "never written" is told from "computed NaN".
-constexpr unsigned kPoisonF16 = 0x7ed1;
-constexpr unsigned kPoisonBF16 = 0x7fd1;
-constexpr unsigned kPoisonF32 = 0x7fd1d1d1;
+/// The poison patterns outputs are filled with before a run (the same as
+/// tile/Bundle/DType.h's), so "never written" is told from "computed NaN".
+constexpr unsigned kRefPoisonF16 = 0x7ed1;
+constexpr unsigned kRefPoisonBF16 = 0x7fd1;
+constexpr unsigned kRefPoisonF32 = 0x7fd1d1d1;
+
+/// One block's comparison of an output with its reference, written by
+/// tile_ref_compare; the host reduces them.
+struct CompareStats {
+  double maxError; ///< max |out - ref| over finite outputs
+  double maxRatio; ///< max |out - ref| / tol
+  double worstOut, worstRef, worstTol;
+  long long worst; ///< flat index of maxRatio, -1: none
+  unsigned long long violations, unwritten, nonFinite, compared;
+};
+
+/// Threads per block of the compare and row reference kernels.
+constexpr int kRefBlockThreads = 256;
 
 /// Kernel names in the embedded fatbin.
 constexpr const char *kRefAttentionRows = "tile_ref_attention_rows";
@@ -40,6 +52,11 @@ constexpr const char *kRefCountNonFinite16 = "tile_ref_count_nonfinite16";
 constexpr const char *kRefCountNonFinite32 = "tile_ref_count_nonfinite32";
 constexpr const char *kRefCountDiff16 = "tile_ref_count_diff16";
 constexpr const char *kRefFillNormal = "tile_ref_fill_normal";
+constexpr const char *kRefFillNormal32 = "tile_ref_fill_normal32";
+constexpr const char *kRefCompare = "tile_ref_compare";
+constexpr const char *kRefGemm = "tile_ref_gemm";
+constexpr const char *kRefSoftmax = "tile_ref_softmax";
+constexpr const char *kRefLayerNorm = "tile_ref_layernorm";
 
 /// Threads per block of tile_ref_attention_rows.
 constexpr int kRefRowThreads = 128;

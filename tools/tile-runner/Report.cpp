@@ -56,17 +56,9 @@ TimingStats computeTimingStats(std::vector<double> samples) {
 }
 
 Json TimingStats::toJson() const {
-  Json j = Json::object();
-  j.set("median_ms", median);
-  j.set("mean_ms", mean);
-  j.set("min_ms", min);
-  j.set("max_ms", max);
-  j.set("p10_ms", p10);
-  j.set("p90_ms", p90);
-  j.set("samples", samples);
-  j.set("warmup", warmup);
-  j.set("l2_flushed", l2Flushed);
-  return j;
+  return {{"median_ms", median}, {"mean_ms", mean},  {"min_ms", min},
+          {"max_ms", max},       {"p10_ms", p10},    {"p90_ms", p90},
+          {"samples", samples},  {"warmup", warmup}, {"l2_flushed", l2Flushed}};
 }
 
 std::string TimingStats::str() const {
@@ -109,10 +101,29 @@ double attentionFlops(const AttentionConfig &cfg, std::string *formula) {
   return perPair * pairs;
 }
 
+PtxasFigures PtxasFigures::fromManifest(const tilebundle::Manifest &m) {
+  PtxasFigures f;
+  if (!m.ptxas)
+    return f;
+  f.present = true;
+  f.report.registers = m.ptxas->registers;
+  f.report.spillStores = m.ptxas->spillStores;
+  f.report.spillLoads = m.ptxas->spillLoads;
+  f.report.stackBytes = m.ptxas->stackBytes;
+  f.source = "manifest";
+  return f;
+}
+
 double RunResult::tflops() const {
   if (!timed || timing.median <= 0)
     return 0;
   return flops / (timing.median * 1e-3) / 1e12;
+}
+
+double RunResult::gbPerSecond() const {
+  if (!timed || timing.median <= 0)
+    return 0;
+  return bytesMoved / (timing.median * 1e-3) / 1e9;
 }
 
 static int64_t gcd(int64_t a, int64_t b) {
@@ -126,6 +137,7 @@ static int64_t gcd(int64_t a, int64_t b) {
 
 std::vector<int64_t> selectCheckRows(int64_t totalRows, int64_t seqQ,
                                      int64_t count) {
+  seqQ = std::max<int64_t>(1, std::min(seqQ, totalRows));
   std::vector<int64_t> rows;
   if (count <= 0 || count >= totalRows) {
     rows.resize(totalRows);
@@ -167,26 +179,28 @@ std::string shapeSummary(const AttentionConfig &cfg) {
 }
 
 Json shapeToJson(const AttentionConfig &cfg) {
-  Json j = Json::object();
-  j.set("batch", cfg.batch);
-  j.set("heads", cfg.heads);
-  j.set("kv_heads", cfg.kvHeads);
-  j.set("seq_q", cfg.seqQ);
-  j.set("seq_k", cfg.seqK);
-  j.set("head_dim", cfg.headDim);
-  j.set("dtype", dtypeName(cfg.dtype));
-  j.set("causal", cfg.causal);
-  j.set("input_pos", cfg.inputPos);
-  j.set("lse", cfg.withLse);
-  j.set("scale", static_cast<double>(cfg.effectiveScale()));
-  j.set("seed", static_cast<int64_t>(cfg.seed));
-  j.set("std", static_cast<double>(cfg.inputStd));
-  return j;
+  return {{"batch", cfg.batch},
+          {"heads", cfg.heads},
+          {"kv_heads", cfg.kvHeads},
+          {"seq_q", cfg.seqQ},
+          {"seq_k", cfg.seqK},
+          {"head_dim", cfg.headDim},
+          {"dtype", dtypeName(cfg.dtype)},
+          {"causal", cfg.causal},
+          {"input_pos", cfg.inputPos},
+          {"lse", cfg.withLse},
+          {"scale", static_cast<double>(cfg.effectiveScale())},
+          {"seed", static_cast<int64_t>(cfg.seed)},
+          {"std", static_cast<double>(cfg.inputStd)}};
 }
 
 static std::string dims(const std::array<int64_t, 3> &d) {
   return format("[%lld, %lld, %lld]", static_cast<long long>(d[0]),
                 static_cast<long long>(d[1]), static_cast<long long>(d[2]));
+}
+
+static std::string gib(int64_t bytes) {
+  return format("%.3g GiB", bytes / 1073741824.0);
 }
 
 std::string renderTable(const RunResult &r) {
@@ -203,10 +217,8 @@ std::string renderTable(const RunResult &r) {
   if (!r.backendReason.empty())
     backend += "  [" + r.backendReason + "]";
   row("backend", backend);
-  row("shape",
-      shapeSummary(r.cfg) +
-          format(" scale=%.6g seed=%llu std=%g", r.cfg.effectiveScale(),
-                 static_cast<unsigned long long>(r.cfg.seed), r.cfg.inputStd));
+  row("problem", r.problem);
+  row("shape", r.shapeText);
   std::string kernel = r.kernelName;
   if (!r.loadedFrom.empty())
     kernel += " (" + r.loadedFrom + ")";
@@ -217,18 +229,10 @@ std::string renderTable(const RunResult &r) {
   row("kernel", kernel);
   if (!r.kernelPath.empty() && r.kernelPath != r.kernelName)
     row("path", r.kernelPath);
-  if (r.params.isObject() && r.params.size()) {
-    std::string params;
-    for (const Json::Member &m : r.params.members()) {
-      if (!params.empty())
-        params += ' ';
-      params += m.first + '=' +
-                (m.second.isString() ? m.second.asString() : m.second.dump());
-    }
-    row("params", params);
-  }
+  row("params", r.params);
   if (!r.pipeline.empty())
     row("pipeline", r.pipeline);
+  row("arguments", r.kernelArgs.empty() ? r.bindings : std::string());
   if (r.grid[0])
     row("launch", format("grid %s block %s, %lld B dynamic shared memory",
                          dims(r.grid).c_str(), dims(r.block).c_str(),
@@ -236,6 +240,9 @@ std::string renderTable(const RunResult &r) {
                       (r.numWarps ? format(", %d warps", r.numWarps) : ""));
   for (size_t i = 0; i < r.kernelArgs.size(); ++i)
     row(i == 0 ? "arguments" : "", r.kernelArgs[i]);
+  if (r.memoryBytes)
+    row("memory", gib(r.memoryBytes) + " for the arguments, references and "
+                                       "scratch");
   if (r.haveResources) {
     std::string occupancy =
         format("%d block%s/SM", r.occupancy, r.occupancy == 1 ? "" : "s");
@@ -249,49 +256,69 @@ std::string renderTable(const RunResult &r) {
             occupancy);
   }
   if (r.ptxas.present)
-    row("ptxas",
-        format("%d registers, %lld B spill stores, %lld B spill "
-               "loads, %lld B stack (%s)",
-               r.ptxas.registers, static_cast<long long>(r.ptxas.spillStores),
-               static_cast<long long>(r.ptxas.spillLoads),
-               static_cast<long long>(r.ptxas.stackBytes),
-               r.ptxasSource.c_str()));
+    row("ptxas", format("%lld registers, %lld B spill stores, %lld B spill "
+                        "loads, %lld B stack (%s)",
+                        static_cast<long long>(r.ptxas.report.registers),
+                        static_cast<long long>(r.ptxas.report.spillStores),
+                        static_cast<long long>(r.ptxas.report.spillLoads),
+                        static_cast<long long>(r.ptxas.report.stackBytes),
+                        r.ptxas.source.c_str()));
   row("inputs", r.inputs);
   if (r.timed) {
     row("time", r.timing.str());
-    row("TFLOPS", format("%.1f  (%.4g GFLOP: %s)", r.tflops(), r.flops / 1e9,
-                         r.flopsFormula.c_str()));
+    if (r.flops > 0)
+      row("TFLOPS", format("%.1f  (%.4g GFLOP: %s)", r.tflops(), r.flops / 1e9,
+                           r.flopsFormula.c_str()));
+    if (r.bytesMoved > 0)
+      row("GB/s", format("%.1f  (%.4g GB read and written)", r.gbPerSecond(),
+                         r.bytesMoved / 1e9));
   }
-  const CheckSummary &c = r.check;
+  const ProblemCheck &c = r.check;
   if (c.done) {
-    const CheckResult &cr = c.result;
     std::string rows =
-        c.sampled
+        c.rowsTotal == 0 ? std::string()
+        : c.rowsChecked < c.rowsTotal
             ? format("; %lld of %lld rows (sampled; --check-rows all for "
                      "every row)",
                      static_cast<long long>(c.rowsChecked),
                      static_cast<long long>(c.rowsTotal))
             : format("; all %lld rows", static_cast<long long>(c.rowsTotal));
-    row("check", format("max|out-ref| %.3e %s tolerance %.3e (2 x %.3e "
-                        "low-precision error + atol %.3e)",
-                        cr.maxError, cr.maxError <= cr.tolerance ? "<=" : ">",
-                        cr.tolerance, cr.lowPrecError, c.atol) +
-                     rows);
-    if (!c.reference.empty())
-      row("reference", c.reference);
-    if (c.lseChecked)
+    if (c.hasAttention) {
+      const AttentionCheckInfo &a = c.attention;
+      row("check", format("max|out-ref| %.3e %s tolerance %.3e (2 x %.3e "
+                          "low-precision error + atol %.3e)",
+                          a.maxError, a.maxError <= a.tolerance ? "<=" : ">",
+                          a.tolerance, a.lowPrecError, a.atol) +
+                       rows);
+    } else {
+      for (size_t i = 0; i < c.outputs.size(); ++i) {
+        const OutputCheck &o = c.outputs[i];
+        row(i == 0 ? "check" : "",
+            format("%s: max|out-ref| %.3e, max error/tolerance %.3g, %lld of "
+                   "%lld elements outside",
+                   o.name.c_str(), o.maxError, o.maxRatio,
+                   static_cast<long long>(o.violations),
+                   static_cast<long long>(o.elements)) +
+                (i == 0 ? rows : std::string()));
+      }
+      row("rule", c.rule);
+    }
+    row("reference", c.reference);
+    if (c.hasAttention && c.attention.lseChecked)
       row("lse",
-          format("max error %.3e (%s)", cr.maxLseError, c.lseRule.c_str()) +
-              (c.lseBadRows > 0 ? format("; %lld rows off",
-                                         static_cast<long long>(c.lseBadRows))
-                                : std::string()));
+          format("max error %.3e (%s)", c.attention.maxLseError,
+                 c.attention.lseRule.c_str()) +
+              (c.attention.lseBadRows > 0
+                   ? format("; %lld rows off",
+                            static_cast<long long>(c.attention.lseBadRows))
+                   : std::string()));
   }
-  if (r.nonFiniteChecked)
-    row("written", r.nonFinite == 0
+  if (r.writtenChecked)
+    row("written", r.badElements == 0
                        ? format("all %lld output elements written, no NaN/Inf",
                                 static_cast<long long>(r.outputElements))
                        : format("%lld of %lld elements NaN/Inf or unwritten",
-                                static_cast<long long>(r.nonFinite),
+                                static_cast<long long>(r.badElements),
                                 static_cast<long long>(r.outputElements)));
   if (r.determinismChecked)
     row("determinism",
@@ -301,129 +328,132 @@ std::string renderTable(const RunResult &r) {
                      static_cast<long long>(r.differingElements)));
   for (const std::string &note : r.notes)
     row("note", note);
+  for (const std::string &note : r.check.notes)
+    row("note", note);
   for (const std::string &failure : r.failures)
     row("FAIL", failure);
+  for (const std::string &error : r.errors)
+    row("ERROR", error);
   if (!r.dryRun)
-    row("result", r.passed() ? "PASS" : "FAIL");
+    row("result", r.passed() ? "PASS" : (r.errors.empty() ? "FAIL" : "ERROR"));
   return out;
 }
 
 Json resultToJson(const RunResult &r) {
   Json j = Json::object();
-  j.set("tool", "tile-runner");
-  j.set("passed", r.passed());
-  j.set("dry_run", r.dryRun);
-  j.set("backend", r.backend);
+  j["tool"] = "tile-runner";
+  j["passed"] = r.passed();
+  j["dry_run"] = r.dryRun;
+  j["backend"] = r.backend;
   if (!r.backendReason.empty())
-    j.set("backend_reason", r.backendReason);
-  if (!r.device.isNull())
-    j.set("device", r.device);
-  j.set("shape", shapeToJson(r.cfg));
+    j["backend_reason"] = r.backendReason;
+  if (!r.device.is_null())
+    j["device"] = r.device;
+  if (!r.problem.empty())
+    j["problem"] = r.problem;
+  j["shape"] = r.shape;
 
   Json kernel = Json::object();
-  kernel.set("name", r.kernelName);
-  kernel.set("path", r.kernelPath);
+  kernel["name"] = r.kernelName;
+  kernel["path"] = r.kernelPath;
   if (!r.loadedFrom.empty())
-    kernel.set("loaded_from", r.loadedFrom);
+    kernel["loaded_from"] = r.loadedFrom;
   if (!r.target.empty())
-    kernel.set("target", r.target);
+    kernel["target"] = r.target;
   if (!r.compiler.empty())
-    kernel.set("compiler", r.compiler);
+    kernel["compiler"] = r.compiler;
   if (!r.entry.empty())
-    kernel.set("entry", r.entry);
+    kernel["entry"] = r.entry;
   if (!r.pipeline.empty())
-    kernel.set("pipeline", r.pipeline);
-  kernel.set("params", r.params.isNull() ? Json::object() : r.params);
+    kernel["pipeline"] = r.pipeline;
+  kernel["params"] = r.paramsJson;
   if (r.grid[0]) {
-    Json grid = Json::array(), block = Json::array();
-    for (int i = 0; i < 3; ++i) {
-      grid.push(r.grid[i]);
-      block.push(r.block[i]);
-    }
-    kernel.set("grid", grid);
-    kernel.set("block", block);
-    kernel.set("dynamic_shared_bytes", r.dynamicShared);
-    kernel.set("num_warps", r.numWarps);
+    kernel["grid"] = Json::array({r.grid[0], r.grid[1], r.grid[2]});
+    kernel["block"] = Json::array({r.block[0], r.block[1], r.block[2]});
+    kernel["dynamic_shared_bytes"] = r.dynamicShared;
+    kernel["num_warps"] = r.numWarps;
   }
-  if (!r.kernelArgs.empty()) {
-    Json args = Json::array();
-    for (const std::string &a : r.kernelArgs)
-      args.push(a);
-    kernel.set("arguments", args);
-  }
-  j.set("kernel", kernel);
+  if (!r.kernelArgs.empty())
+    kernel["arguments"] = r.kernelArgs;
+  if (!r.bindings.empty())
+    kernel["bindings"] = r.bindings;
+  j["kernel"] = kernel;
+  if (r.memoryBytes)
+    j["memory_bytes"] = r.memoryBytes;
 
-  if (r.haveResources) {
-    Json res = Json::object();
-    res.set("registers", r.registers);
-    res.set("local_bytes", r.localBytes);
-    res.set("static_shared_bytes", r.staticShared);
-    res.set("max_threads_per_block", r.maxThreadsPerBlock);
-    res.set("occupancy_blocks_per_sm", r.occupancy);
-    res.set("manifest_occupancy", r.expectedOccupancy);
-    j.set("resources", res);
-  }
-  if (r.ptxas.present) {
-    Json p = Json::object();
-    p.set("registers", r.ptxas.registers);
-    p.set("spill_stores", r.ptxas.spillStores);
-    p.set("spill_loads", r.ptxas.spillLoads);
-    p.set("stack_bytes", r.ptxas.stackBytes);
-    p.set("source", r.ptxasSource);
-    j.set("ptxas", p);
-  }
+  if (r.haveResources)
+    j["resources"] = {{"registers", r.registers},
+                      {"local_bytes", r.localBytes},
+                      {"static_shared_bytes", r.staticShared},
+                      {"max_threads_per_block", r.maxThreadsPerBlock},
+                      {"occupancy_blocks_per_sm", r.occupancy},
+                      {"manifest_occupancy", r.expectedOccupancy}};
+  if (r.ptxas.present)
+    j["ptxas"] = {{"registers", r.ptxas.report.registers},
+                  {"spill_stores", r.ptxas.report.spillStores},
+                  {"spill_loads", r.ptxas.report.spillLoads},
+                  {"stack_bytes", r.ptxas.report.stackBytes},
+                  {"source", r.ptxas.source}};
   if (!r.inputs.empty())
-    j.set("inputs", r.inputs);
+    j["inputs"] = r.inputs;
   if (r.timed) {
     Json t = r.timing.toJson();
-    t.set("tflops", r.tflops());
-    t.set("flops", r.flops);
-    t.set("flops_formula", r.flopsFormula);
-    j.set("timing", t);
+    t["tflops"] = r.tflops();
+    t["flops"] = r.flops;
+    t["flops_formula"] = r.flopsFormula;
+    t["bytes"] = r.bytesMoved;
+    t["gb_per_s"] = r.gbPerSecond();
+    j["timing"] = t;
   }
   if (r.check.done) {
-    const CheckResult &cr = r.check.result;
-    Json c = Json::object();
-    c.set("passed", cr.passed);
-    c.set("max_error", cr.maxError);
-    c.set("low_precision_error", cr.lowPrecError);
-    c.set("atol", r.check.atol);
-    c.set("tolerance", cr.tolerance);
-    c.set("worst_index", cr.worstIndex);
-    c.set("rows_checked", r.check.rowsChecked);
-    c.set("rows_total", r.check.rowsTotal);
-    c.set("sampled", r.check.sampled);
-    if (r.check.lseChecked) {
-      c.set("lse_max_error", cr.maxLseError);
-      c.set("lse_rule", r.check.lseRule);
-      c.set("lse_bad_rows", r.check.lseBadRows);
+    const ProblemCheck &c = r.check;
+    Json cj = Json::object();
+    cj["passed"] = c.passed();
+    if (c.hasAttention) {
+      cj["max_error"] = c.attention.maxError;
+      cj["low_precision_error"] = c.attention.lowPrecError;
+      cj["atol"] = c.attention.atol;
+      cj["tolerance"] = c.attention.tolerance;
+      if (c.attention.lseChecked) {
+        cj["lse_max_error"] = c.attention.maxLseError;
+        cj["lse_rule"] = c.attention.lseRule;
+        cj["lse_bad_rows"] = c.attention.lseBadRows;
+      }
+    } else {
+      Json outs = Json::array();
+      for (const OutputCheck &o : c.outputs)
+        outs.push_back({{"name", o.name},
+                        {"elements", o.elements},
+                        {"unwritten", o.unwritten},
+                        {"non_finite", o.nonFinite},
+                        {"violations", o.violations},
+                        {"max_error", o.maxError},
+                        {"max_error_over_tolerance", o.maxRatio},
+                        {"worst_index", o.worst}});
+      cj["outputs"] = outs;
+      cj["rule"] = c.rule;
     }
-    c.set("reference", r.check.reference);
-    if (!cr.message.empty())
-      c.set("message", cr.message);
-    j.set("check", c);
+    cj["rows_checked"] = c.rowsChecked;
+    cj["rows_total"] = c.rowsTotal;
+    cj["sampled"] = c.rowsChecked < c.rowsTotal;
+    cj["reference"] = c.reference;
+    if (!c.failures.empty())
+      cj["message"] = c.failures.front();
+    j["check"] = cj;
   }
-  if (r.nonFiniteChecked) {
-    Json w = Json::object();
-    w.set("elements", r.outputElements);
-    w.set("non_finite_or_unwritten", r.nonFinite);
-    j.set("written", w);
-  }
-  if (r.determinismChecked) {
-    Json d = Json::object();
-    d.set("bitwise_equal", r.differingElements == 0);
-    d.set("differing_elements", r.differingElements);
-    j.set("determinism", d);
-  }
-  if (!r.autotune.isNull())
-    j.set("autotune", r.autotune);
-  Json notes = Json::array(), failures = Json::array();
-  for (const std::string &n : r.notes)
-    notes.push(n);
-  for (const std::string &f : r.failures)
-    failures.push(f);
-  j.set("notes", notes);
-  j.set("failures", failures);
+  if (r.writtenChecked)
+    j["written"] = {{"elements", r.outputElements},
+                    {"non_finite_or_unwritten", r.badElements}};
+  if (r.determinismChecked)
+    j["determinism"] = {{"bitwise_equal", r.differingElements == 0},
+                        {"differing_elements", r.differingElements}};
+  if (!r.autotune.is_null())
+    j["autotune"] = r.autotune;
+  std::vector<std::string> notes = r.notes;
+  notes.insert(notes.end(), r.check.notes.begin(), r.check.notes.end());
+  j["notes"] = notes;
+  j["failures"] = r.failures;
+  j["errors"] = r.errors;
   return j;
 }
 

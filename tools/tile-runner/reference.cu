@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReferenceKernels.h"
+#include "Tolerance.h"
 
 #include <cfloat>
 #include <climits>
@@ -299,21 +300,237 @@ __device__ __forceinline__ unsigned long long splitMix64(unsigned long long x) {
 }
 } // namespace
 
-/// Seeded normal(0, stddev) values in the input dtype, element i a function
-/// of (seed, i) alone (Box-Muller over a counter-based hash).
+namespace {
+/// Normal(0, stddev) value number i of `seed`, a function of (seed, i) alone
+/// (Box-Muller over a counter-based hash).
+__device__ __forceinline__ float normalAt(unsigned long long seed, long long i,
+                                          float stddev) {
+  unsigned long long bits =
+      splitMix64(seed ^ splitMix64(static_cast<unsigned long long>(i)));
+  float u1 = (static_cast<float>(bits >> 40) + 0.5f) * (1.0f / 16777216.0f);
+  float u2 =
+      static_cast<float>((bits >> 16) & 0xffffffull) * (1.0f / 16777216.0f);
+  return sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2) * stddev;
+}
+} // namespace
+
+/// Seeded normal(0, stddev) values in the input dtype (normalAt).
 extern "C" __global__ void tile_ref_fill_normal(unsigned short *p, long long n,
                                                 unsigned long long seed,
                                                 float stddev, int isBf16) {
   for (long long i =
            blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
        i < n; i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    unsigned long long bits =
-        splitMix64(seed ^ splitMix64(static_cast<unsigned long long>(i)));
-    float u1 = (static_cast<float>(bits >> 40) + 0.5f) * (1.0f / 16777216.0f);
-    float u2 =
-        static_cast<float>((bits >> 16) & 0xffffffull) * (1.0f / 16777216.0f);
-    float z = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2) * stddev;
+    float z = normalAt(seed, i, stddev);
     p[i] = isBf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(z))
                   : __half_as_ushort(__float2half_rn(z));
   }
+}
+
+/// Seeded normal(0, stddev) f32 values (normalAt).
+extern "C" __global__ void tile_ref_fill_normal32(float *p, long long n,
+                                                  unsigned long long seed,
+                                                  float stddev) {
+  for (long long i =
+           blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+       i < n; i += static_cast<long long>(gridDim.x) * blockDim.x)
+    p[i] = normalAt(seed, i, stddev);
+}
+
+//===----------------------------------------------------------------------===//
+// References of gemm, softmax and layernorm, and the comparison
+//===----------------------------------------------------------------------===//
+//
+// Each reference writes, for the rows `rows[r]` it is given, the float64
+// reference value and its tolerance (Tolerance.h) of every element of the
+// output row into ref/tol [numRows, rowLength]; tile_ref_compare then
+// compares the kernel's output with them. Written from the problem
+// definitions (BRIEF contract C5), sharing no code with the kernels.
+
+namespace {
+
+using tile::runner::CompareStats;
+
+/// Element i of an f16 (0), bf16 (1) or f32 (2) array.
+__device__ __forceinline__ double loadAny(const void *p, int dtype,
+                                          long long i) {
+  if (dtype == 2)
+    return static_cast<const float *>(p)[i];
+  return loadElem(static_cast<const unsigned short *>(p), i, dtype == 1);
+}
+
+__device__ __forceinline__ bool isPoisonAt(const void *p, int dtype,
+                                           long long i) {
+  if (dtype == 2)
+    return static_cast<const unsigned *>(p)[i] == tile::runner::kRefPoisonF32;
+  unsigned short bits = static_cast<const unsigned short *>(p)[i];
+  return bits == (dtype == 1 ? tile::runner::kRefPoisonBF16
+                             : tile::runner::kRefPoisonF16);
+}
+
+__device__ double gelu(double x) {
+  return 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+}
+
+} // namespace
+
+// clang-format 14 and 22 disagree on this signature.
+// clang-format off
+/// C[rows[r], j] = act(scale * sum_k A[i, k] B[k, j] + Bias[j]) in float64,
+/// one thread per element; grid (cdiv(N, blockDim.x), numRows).
+extern "C" __global__ void tile_ref_gemm(const void *a, const void *b,
+                                         const void *bias, int inDtype,
+                                         int outDtype, int n, int k, int transB,
+                                         int hasBias, int activation,
+                                         float scale, const long long *rows,
+                                         double *ref, double *tol) {
+  const long long r = blockIdx.y;
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n)
+    return;
+  const long long i = rows[r];
+  double acc = 0, absTerms = 0;
+  for (int kk = 0; kk < k; ++kk) {
+    double p = loadAny(a, inDtype, i * k + kk) *
+               loadAny(b, inDtype,
+                       transB ? static_cast<long long>(j) * k + kk
+                              : static_cast<long long>(kk) * n + j);
+    acc += p;
+    absTerms += fabs(p);
+  }
+  double x = static_cast<double>(scale) * acc +
+             (hasBias ? loadAny(bias, outDtype, j) : 0.0);
+  double out = activation == 1   ? (x > 0 ? x : 0.0)
+               : activation == 2 ? gelu(x)
+                                 : x;
+  ref[r * n + j] = out;
+  tol[r * n + j] = tile::runner::gemmTolerance(out, absTerms, scale, k,
+                                               outDtype, activation);
+}
+
+// clang-format on
+
+/// Softmax of rows[blockIdx.x] of X [M, N] in float64.
+extern "C" __global__ void tile_ref_softmax(const void *x, int dtype, int n,
+                                            int outDtype, const long long *rows,
+                                            double *ref, double *tol) {
+  __shared__ double reduce[32];
+  const long long row = rows[blockIdx.x];
+  double mx = -INFINITY;
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    mx = fmax(mx, loadAny(x, dtype, row * n + j));
+  mx = blockReduce(mx, MaxOp(), reduce);
+  double sum = 0;
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    sum += exp(loadAny(x, dtype, row * n + j) - mx);
+  sum = blockReduce(sum, SumOp(), reduce);
+  double *refRow = ref + static_cast<long long>(blockIdx.x) * n;
+  double *tolRow = tol + static_cast<long long>(blockIdx.x) * n;
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    double y = exp(loadAny(x, dtype, row * n + j) - mx) / sum;
+    refRow[j] = y;
+    tolRow[j] = tile::runner::softmaxTolerance(y, n, outDtype);
+  }
+}
+
+/// LayerNorm (or RMSNorm) of rows[blockIdx.x] of X [M, N] in float64: Y's
+/// row into ref/tol, the row's mean and rstd into stats[4 * r + 0..3]
+/// (mean, its tolerance, rstd, its tolerance).
+extern "C" __global__ void
+tile_ref_layernorm(const void *x, const void *w, const void *b, int dtype,
+                   int n, float eps, int rms, int hasBias, int outDtype,
+                   const long long *rows, double *ref, double *tol,
+                   double *stats) {
+  __shared__ double reduce[32];
+  const long long row = rows[blockIdx.x];
+  double sum = 0;
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    sum += loadAny(x, dtype, row * n + j);
+  const double mean = blockReduce(sum, SumOp(), reduce) / n;
+  double sq = 0;
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    double d = loadAny(x, dtype, row * n + j) - (rms ? 0.0 : mean);
+    sq += d * d;
+  }
+  const double var = blockReduce(sq, SumOp(), reduce) / n;
+  const double rstd = 1 / sqrt(var + static_cast<double>(eps));
+  double *refRow = ref + static_cast<long long>(blockIdx.x) * n;
+  double *tolRow = tol + static_cast<long long>(blockIdx.x) * n;
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    double v = loadAny(x, dtype, row * n + j) - (rms ? 0.0 : mean);
+    double xhatW = v * rstd * loadAny(w, dtype, j);
+    double bias = !rms && hasBias ? loadAny(b, dtype, j) : 0.0;
+    refRow[j] = xhatW + bias;
+    tolRow[j] = tile::runner::layernormTolerance(xhatW + bias, xhatW, bias, n,
+                                                 outDtype);
+  }
+  if (threadIdx.x == 0) {
+    double e = tile::runner::rowStatError(n);
+    double *s = stats + 4 * static_cast<long long>(blockIdx.x);
+    s[0] = mean;
+    s[1] = e * (fabs(mean) + sqrt(var + static_cast<double>(eps)));
+    s[2] = rstd;
+    s[3] = e * rstd;
+  }
+}
+
+/// Compares out[rows[r] * rowLength + c] (f16/bf16/f32) with
+/// ref/tol[r * rowLength + c] for r < numRows (rows null: r itself), with
+/// `stride` between a row's elements of the output (1, or the row length of
+/// a [M] statistic: 1 too). One CompareStats per block.
+extern "C" __global__ void
+tile_ref_compare(const void *out, int dtype, int checkPoison,
+                 const long long *rows, long long numRows, long long rowLength,
+                 const double *ref, const double *tol, CompareStats *partials) {
+  __shared__ CompareStats shared[tile::runner::kRefBlockThreads];
+  CompareStats s = {0, 0, 0, 0, 0, -1, 0, 0, 0, 0};
+  const long long total = numRows * rowLength;
+  for (long long e =
+           blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+       e < total; e += static_cast<long long>(gridDim.x) * blockDim.x) {
+    long long r = e / rowLength, c = e % rowLength;
+    long long index = (rows ? rows[r] : r) * rowLength + c;
+    ++s.compared;
+    if (checkPoison && isPoisonAt(out, dtype, index)) {
+      ++s.unwritten;
+      continue;
+    }
+    double o = loadAny(out, dtype, index);
+    if (!isfinite(o)) {
+      ++s.nonFinite;
+      continue;
+    }
+    double err = fabs(o - ref[e]), t = tol[e];
+    double ratio = t > 0 ? err / t : (err > 0 ? INFINITY : 0.0);
+    s.maxError = fmax(s.maxError, err);
+    if (!(err <= t))
+      ++s.violations;
+    if (s.worst < 0 || ratio > s.maxRatio) {
+      s.maxRatio = ratio;
+      s.worst = index;
+      s.worstOut = o;
+      s.worstRef = ref[e];
+      s.worstTol = t;
+    }
+  }
+  shared[threadIdx.x] = s;
+  __syncthreads();
+  if (threadIdx.x != 0)
+    return;
+  for (unsigned t = 1; t < blockDim.x; ++t) {
+    const CompareStats &o = shared[t];
+    s.maxError = fmax(s.maxError, o.maxError);
+    s.violations += o.violations;
+    s.unwritten += o.unwritten;
+    s.nonFinite += o.nonFinite;
+    s.compared += o.compared;
+    if (o.worst >= 0 && (s.worst < 0 || o.maxRatio > s.maxRatio)) {
+      s.maxRatio = o.maxRatio;
+      s.worst = o.worst;
+      s.worstOut = o.worstOut;
+      s.worstRef = o.worstRef;
+      s.worstTol = o.worstTol;
+    }
+  }
+  partials[blockIdx.x] = s;
 }

@@ -38,6 +38,8 @@
 #ifndef TILE_EXECUTOR_EXECUTOR_H
 #define TILE_EXECUTOR_EXECUTOR_H
 
+#include "tile/Pipelines/Pipelines.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
@@ -116,13 +118,13 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// Parses a textual pass pipeline for a module of kernels into `pm` (which
-/// runs on builtin.module). Each element of the top-level list that is
-/// anchored on func.func (the tile passes) is nested into func.func, so that
-/// "canonicalize,cse,tile-split-loop" works as tile-opt's flags do; explicit
-/// anchors ("func.func(...)") and named pipelines are kept as written.
-LogicalResult parseKernelPipeline(StringRef pipeline, OpPassManager &pm,
-                                  raw_ostream &errorStream);
+/// Deprecated: the pipeline text of every tool is parsed by
+/// tile::parsePipeline (tile/Pipelines/Pipelines.h). This forwarder stays
+/// only until tools/tile-runner/CpuBackend.cpp calls that directly.
+inline LogicalResult parseKernelPipeline(StringRef pipeline, OpPassManager &pm,
+                                         raw_ostream &errorStream) {
+  return parsePipeline(pipeline, pm, errorStream);
+}
 
 } // namespace exec
 } // namespace tile

@@ -437,7 +437,8 @@ struct DimLowering : OpConversionPattern<DimOp> {
   matchAndRewrite(DimOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<LLVM::ExtractValueOp>(
-        op, adaptor.getView(), ArrayRef<int64_t>{1, op.getDimension()});
+        op, adaptor.getView(),
+        ArrayRef<int64_t>{1, static_cast<int64_t>(op.getDimension())});
     return success();
   }
 };

@@ -80,6 +80,12 @@ Value lowering::threadIdX(OpBuilder &b, Location loc) {
   return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
 }
 
+Value lowering::barrierAddress(OpBuilder &b, Location loc, Value base,
+                               Value index) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI64Type(), base,
+                             ValueRange{index});
+}
+
 Value lowering::laneId(OpBuilder &b, Location loc) {
   return arith::AndIOp::create(b, loc, threadIdX(b, loc), i32Const(b, loc, 31));
 }

@@ -107,17 +107,12 @@ LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
   Block &entry = gpuFunc.getBody().front();
   b.setInsertionPointToStart(&entry);
   SmallVector<Value> replacements;
+  SmallVector<int64_t> gridConstants;
   unsigned next = 0;
   for (Type type : kernel.getArgumentTypes()) {
     if (isa<tilegpu::TensorMapType>(type)) {
       unsigned index = next++;
-      gpuFunc.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
-                         TypeAttr::get(LLVM::LLVMArrayType::get(
-                             IntegerType::get(ctx, 8), 128)));
-      gpuFunc.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
-                         b.getI64IntegerAttr(64));
-      gpuFunc.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
-                         b.getUnitAttr());
+      gridConstants.push_back(index);
       replacements.push_back(UnrealizedConversionCastOp::create(
                                  b, loc, type, entry.getArgument(index))
                                  .getResult(0));
@@ -144,6 +139,10 @@ LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
     replacements.push_back(
         UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0));
   }
+  // Made grid constants after convert-gpu-to-nvvm (tile-grid-constants).
+  if (!gridConstants.empty())
+    gpuFunc->setAttr("tilegpu.grid_constants",
+                     b.getDenseI64ArrayAttr(gridConstants));
   Block &oldEntry = kernel.getBody().front();
   IRRewriter rewriter(ctx);
   rewriter.inlineBlockBefore(&oldEntry, &entry, entry.end(), replacements);

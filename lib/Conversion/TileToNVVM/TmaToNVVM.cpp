@@ -45,9 +45,8 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
     for (int64_t d = rank - 1; d >= 0; --d)
       if (d != dims[inner] && d != dims[outer])
         order.push_back(d);
-    Value mbar = LLVM::GEPOp::create(
-        rewriter, loc, adaptor.getBarriers().getType(), rewriter.getI64Type(),
-        adaptor.getBarriers(), ValueRange{adaptor.getIndex()});
+    Value mbar = barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                adaptor.getIndex());
     for (int64_t p = 0; p < pieces; ++p) {
       SmallVector<Value> coords;
       for (int64_t d : order)
@@ -59,10 +58,16 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
           rewriter, loc, adaptor.getBuffer().getType(), rewriter.getI8Type(),
           adaptor.getBuffer(),
           ValueRange{i32Const(rewriter, loc, p * rows * kPieceRowBytes)});
+      // shared::cluster names this CTA's shared memory by the same address.
+      dst = LLVM::AddrSpaceCastOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 7),
+          dst);
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           rewriter, loc, dst, adaptor.getMap(), coords, mbar,
           /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/Value(),
-          /*l2CacheHint=*/Value());
+          /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+          /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(),
+          /*predicate=*/Value());
     }
     rewriter.eraseOp(op);
     return success();
@@ -75,12 +80,12 @@ struct MbarrierExpectTxLowering : OpConversionPattern<MbarrierExpectTxOp> {
   matchAndRewrite(MbarrierExpectTxOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value addr = LLVM::GEPOp::create(
-        rewriter, loc, adaptor.getBarriers().getType(), rewriter.getI64Type(),
-        adaptor.getBarriers(), ValueRange{adaptor.getIndex()});
+    Value addr = barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                adaptor.getIndex());
     NVVM::MBarrierArriveExpectTxOp::create(
         rewriter, loc, /*res=*/Type(), addr,
-        i32Const(rewriter, loc, op.getBytes()));
+        i32Const(rewriter, loc, op.getBytes()), NVVM::MemScopeKind::CTA,
+        /*relaxed=*/false, /*predicate=*/Value());
     rewriter.eraseOp(op);
     return success();
   }

@@ -152,3 +152,113 @@ func.func @wgmma_padded(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps =
   tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warps = [1, 1]>
+// Rounded or flushed division is lowered for f32 only.
+func.func @div_f16(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<16x8xf16, #mma>
+  // expected-error @+2 {{'tile.div' op rounded division is lowered for f32 tiles}}
+  // expected-error @+1 {{failed to legalize operation 'tile.div' that was explicitly marked illegal}}
+  %d = tile.div %x, %x flush_to_zero : tensor<16x8xf16, #mma>
+  tilegpu.store %d, %A[%c0, %c0] dims [0, 1] : tensor<16x8xf16, #mma>, !tile.view<?x?xf16>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+#kmajor = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+#kmajor4 = #tilegpu.shared<order = [1, 0], vec = 4, perPhase = 1, maxPhase = 8, chunk = 32>
+// wgmma multiplies 16-bit operands.
+func.func @wgmma_f32(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x32xf32, #kmajor4>
+  %b = tilegpu.alloc {offset = 16384 : i64} : !tilegpu.smem<32x32xf32, #kmajor4>
+  %acc = tile.full 0.0 shape [64, 32] : tensor<64x32xf32, #mma>
+  // expected-error @+2 {{'tilegpu.mma' op wgmma is lowered for f16 and bf16}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.mma' that was explicitly marked illegal}}
+  %d = tilegpu.mma %a, %b, %acc : !tilegpu.smem<64x32xf32, #kmajor4>, !tilegpu.smem<32x32xf32, #kmajor4>, tensor<64x32xf32, #mma>
+  tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<64x32xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+#kmajor = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+#kmajorT = #tilegpu.shared<order = [0, 1], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+// N = 264: wgmma goes up to N = 256.
+func.func @wgmma_n(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x128xf16, #kmajor>
+  %b = tilegpu.alloc {offset = 16384 : i64} : !tilegpu.smem<128x264xf16, #kmajorT>
+  %acc = tile.full 0.0 shape [64, 264] : tensor<64x264xf32, #mma>
+  // expected-error @+2 {{'tilegpu.mma' op a 64x264x128 mma with 4 warps does not fit wgmma m64nNk16 (K a multiple of 16, N of 8 up to 256, whole warpgroups)}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.mma' that was explicitly marked illegal}}
+  %d = tilegpu.mma %a, %b, %acc : !tilegpu.smem<64x128xf16, #kmajor>, !tilegpu.smem<128x264xf16, #kmajorT>, tensor<64x264xf32, #mma>
+  tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<64x264xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+// The wait ties registers of f32 or 16-bit tiles to the wgmma.
+func.func @wait_i8(%A: !tile.view<?x?xi8>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xi8> -> tensor<64x8xi8, #mma>
+  // expected-error @+2 {{'tilegpu.mma_wait' op waits for f32 or 16-bit tiles only}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.mma_wait' that was explicitly marked illegal}}
+  %w = tilegpu.mma_wait %x {pending = 0 : i32} : tensor<64x8xi8, #mma>
+  tilegpu.store %w, %A[%c0, %c0] dims [0, 1] : tensor<64x8xi8, #mma>, !tile.view<?x?xi8>
+  return
+}
+
+// -----
+
+#mma1 = #tilegpu.mma<version = 2, warps = [1, 1]>
+#mma2 = #tilegpu.mma<version = 2, warps = [2, 1]>
+#rows2b = #tilegpu.slice<dim = 1, parent = #mma2>
+// A broadcast keeps each value in its thread: a 2-warp slice cannot feed a
+// 1-warp #mma tile, whose threads hold rows the slice gives other warps.
+func.func @broadcast_threads(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 2 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<32x1xf32, #rows2b>
+  // expected-error @+2 {{'tile.broadcast' op broadcast between layouts that do not share threads}}
+  // expected-error @+1 {{failed to legalize operation 'tile.broadcast' that was explicitly marked illegal}}
+  %b = tile.broadcast %x shape [32, 8] : tensor<32x1xf32, #rows2b> -> tensor<32x8xf32, #mma1>
+  tilegpu.store %b, %A[%c0, %c0] dims [0, 1] : tensor<32x8xf32, #mma1>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#mma1 = #tilegpu.mma<version = 2, warps = [1, 1]>
+#mma2 = #tilegpu.mma<version = 2, warps = [2, 1]>
+#rows2 = #tilegpu.slice<dim = 1, parent = #mma2>
+// The same for a reduction: its result slice must have the source's parent.
+func.func @reduce_layouts(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 2 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<32x8xf32, #mma1>
+  // expected-error @+2 {{'tile.reduce' op reduction layouts do not match}}
+  // expected-error @+1 {{failed to legalize operation 'tile.reduce' that was explicitly marked illegal}}
+  %s = tile.reduce %x sum axis 1 keepdims : tensor<32x8xf32, #mma1> -> tensor<32x1xf32, #rows2>
+  tilegpu.store %s, %A[%c0, %c0] dims [0, 1] : tensor<32x1xf32, #rows2>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+// The thread range of a warp-specialized copy is [first, count].
+func.func @copy_threads(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %b = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<16x16xf16, #pad>
+  // expected-error @+2 {{'tilegpu.async_copy' op tilegpu.threads must be [first, count]}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.async_copy' that was explicitly marked illegal}}
+  tilegpu.async_copy %A[%c0, %c0] dims [0, 1] into %b {tilegpu.threads = array<i32: 0>} : !tile.view<?x?xf16>, !tilegpu.smem<16x16xf16, #pad>
+  return
+}

@@ -8,6 +8,8 @@
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 
+#include "tile/Bundle/Expr.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -206,11 +208,86 @@ LogicalResult verifyLaunchHints(Operation *op, DictionaryAttr hints,
 
 LogicalResult verifyDTypeUses(Operation *op, DictionaryAttr params);
 
+/// Accepts every name with an unknown value: a kernel whose signature was
+/// lowered (views expanded to pointers) can no longer resolve them.
+class AnyNameScope : public ::tilebundle::ExprScope {
+public:
+  bool viewDim(const std::string &, int64_t, std::optional<int64_t> &value,
+               std::string &) const override {
+    value.reset();
+    return true;
+  }
+  bool param(const std::string &, std::optional<int64_t> &value,
+             std::string &) const override {
+    value.reset();
+    return true;
+  }
+};
+
+/// Checks the grid rule and the `requires` expressions of a kernel against
+/// its signature: names are view arguments (`NAME.d`, d below the rank) or
+/// parameters, no division by a constant zero, bounded nesting (contract
+/// C3; the grammar is in tile/Bundle/Expr.h).
+LogicalResult verifyLaunchExprs(Operation *op, DictionaryAttr dict) {
+  auto func = cast<FunctionOpInterface>(op);
+  ::tilebundle::SignatureScope signature;
+  bool tileSignature = true;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    Type type = func.getArgumentTypes()[i];
+    auto name =
+        func.getArgAttrOfType<StringAttr>(i, TileDialect::getArgNameAttrName());
+    if (auto view = dyn_cast<ViewType>(type)) {
+      if (name)
+        signature.viewRanks[name.str()] = view.getRank();
+    } else if (type.isIntOrIndexOrFloat()) {
+      if (name)
+        signature.scalars.push_back(name.str());
+    } else {
+      tileSignature = false;
+    }
+  }
+  if (auto params =
+          op->getAttrOfType<DictionaryAttr>(TileDialect::getParamsAttrName()))
+    for (NamedAttribute p : params)
+      if (isa<IntegerAttr>(p.getValue()))
+        signature.params[p.getName().str()] = std::nullopt;
+  AnyNameScope anyName;
+  const ::tilebundle::ExprScope &scope =
+      tileSignature ? static_cast<const ::tilebundle::ExprScope &>(signature)
+                    : anyName;
+  auto check = [&](StringRef key, ArrayAttr exprs) -> LogicalResult {
+    for (auto [i, expr] : llvm::enumerate(exprs)) {
+      std::optional<int64_t> value;
+      std::string error;
+      std::string text = cast<StringAttr>(expr).str();
+      if (!::tilebundle::analyzeExpr(text, scope, value, error))
+        return op->emitOpError()
+               << "'tile.kernel' " << key << "[" << i << "]: " << error;
+      if (value && key == "grid" && *value < 1)
+        return op->emitOpError()
+               << "'tile.kernel' grid[" << i << "]: '" << text << "' is "
+               << *value << " for every shape (a grid size is at least 1)";
+      if (value && key == "requires" && *value == 0)
+        return op->emitOpError() << "'tile.kernel' requires[" << i << "]: '"
+                                 << text << "' is false for every shape";
+    }
+    return success();
+  };
+  if (auto grid = dyn_cast_or_null<ArrayAttr>(dict.get("grid")))
+    if (failed(check("grid", grid)))
+      return failure();
+  if (auto req = dyn_cast_or_null<ArrayAttr>(dict.get("requires")))
+    if (failed(check("requires", req)))
+      return failure();
+  return success();
+}
+
 LogicalResult verifyKernelAttr(Operation *op, Attribute attr) {
   auto dict = dyn_cast<DictionaryAttr>(attr);
   if (!dict)
     return op->emitOpError() << "'tile.kernel' must be a dictionary";
-  if (failed(verifyLaunchHints(op, dict, "'tile.kernel'", {"grid", "hints"})))
+  if (failed(verifyLaunchHints(op, dict, "'tile.kernel'",
+                               {"grid", "hints", "requires"})))
     return failure();
   if (Attribute grid = dict.get("grid")) {
     auto array = dyn_cast<ArrayAttr>(grid);
@@ -219,6 +296,17 @@ LogicalResult verifyKernelAttr(Operation *op, Attribute attr) {
       return op->emitOpError() << "'tile.kernel' grid must list 1 to 3 "
                                   "expressions as strings";
   }
+  // Launch preconditions (contract C3): boolean expressions that launchers
+  // evaluate before a launch.
+  if (Attribute req = dict.get("requires")) {
+    auto array = dyn_cast<ArrayAttr>(req);
+    if (!array ||
+        !llvm::all_of(array, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitOpError() << "'tile.kernel' requires must list "
+                                  "expressions as strings";
+  }
+  if (failed(verifyLaunchExprs(op, dict)))
+    return failure();
   if (Attribute hints = dict.get("hints")) {
     auto perArch = dyn_cast<DictionaryAttr>(hints);
     if (!perArch)
@@ -329,6 +417,15 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
+  if (attr.getName().getValue() == "tile.align") {
+    // Contract C2: the alignment (bytes) a view argument is compiled for.
+    auto align = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!align || align.getInt() < 1 || align.getInt() > 16 ||
+        !llvm::isPowerOf2_64(align.getInt()))
+      return op->emitOpError() << "'tile.align' of argument " << argIndex
+                               << " must be a power of two in [1, 16]";
+    return success();
+  }
   if (attr.getName().getValue() != getArgNameAttrName())
     return op->emitOpError() << "unknown tile dialect argument attribute '"
                              << attr.getName().getValue() << "'";

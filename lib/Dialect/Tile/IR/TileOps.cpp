@@ -127,10 +127,6 @@ static bool sizesAgree(int64_t a, int64_t b) {
   return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
 }
 
-static bool isIntegerTile(Type type) {
-  return isa<IntegerType>(cast<ShapedType>(type).getElementType());
-}
-
 //===----------------------------------------------------------------------===//
 // ParamOp
 //===----------------------------------------------------------------------===//
@@ -169,8 +165,11 @@ LogicalResult IotaOp::verify() {
   auto type = getType();
   if (failed(verifyShapeAgainstSpec(*this, getShape(), type, "result")))
     return failure();
-  if (getDimension() < 0 || getDimension() >= type.getRank())
-    return emitOpError() << "dimension " << getDimension()
+  // The attribute is signed in the IR; read it as such so that a negative
+  // dimension is reported as what it is.
+  int64_t dimension = getDimensionAttr().getInt();
+  if (dimension < 0 || dimension >= type.getRank())
+    return emitOpError() << "dimension " << dimension
                          << " is out of range for a rank-" << type.getRank()
                          << " tile";
   return success();
@@ -249,8 +248,9 @@ void SplatOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 LogicalResult DimOp::verify() {
   int64_t rank = getView().getType().getRank();
-  if (getDimension() < 0 || getDimension() >= rank)
-    return emitOpError() << "dimension " << getDimension()
+  int64_t dimension = getDimensionAttr().getInt();
+  if (dimension < 0 || dimension >= rank)
+    return emitOpError() << "dimension " << dimension
                          << " is out of range for a rank-" << rank << " view";
   return success();
 }

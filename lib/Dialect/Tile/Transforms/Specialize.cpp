@@ -10,6 +10,8 @@
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "tile/Bundle/Expr.h"
+
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -247,29 +249,17 @@ LogicalResult Specializer::refineOp(Operation *op) {
   return success();
 }
 
+/// Parameters in a grid rule or a `requires` expression become their values,
+/// booleans 1 and 0 (contract C3).
 std::string Specializer::substituteGridExpr(StringRef expr) {
-  std::string out;
-  size_t i = 0;
-  while (i < expr.size()) {
-    char c = expr[i];
-    if (!llvm::isAlpha(c) && c != '_') {
-      out += c;
-      ++i;
-      continue;
-    }
-    size_t start = i;
-    while (i < expr.size() && (llvm::isAlnum(expr[i]) || expr[i] == '_'))
-      ++i;
-    StringRef word = expr.slice(start, i);
-    auto value = dyn_cast_or_null<IntegerAttr>(values.lookup(word));
-    // `Q.2` names a view dimension, never a parameter.
-    bool isView = i < expr.size() && expr[i] == '.';
-    if (value && !isView && !value.getType().isInteger(1))
-      out += std::to_string(value.getInt());
-    else
-      out += word.str();
-  }
-  return out;
+  std::map<std::string, int64_t> ints;
+  for (auto &entry : values)
+    if (auto value = dyn_cast<IntegerAttr>(entry.getValue()))
+      ints[entry.getKey().str()] =
+          value.getType().isInteger(1)
+              ? (value.getValue().getBoolValue() ? 1 : 0)
+              : value.getInt();
+  return ::tilebundle::substituteParams(expr.str(), ints);
 }
 
 LogicalResult Specializer::run(const SpecializeOptions &options) {
@@ -323,16 +313,18 @@ LogicalResult Specializer::run(const SpecializeOptions &options) {
   if (dynamic.wasInterrupted())
     return failure();
 
-  // Launch hints: grid rule with parameters substituted; overrides.
   auto hints =
       kernel->getAttrOfType<DictionaryAttr>(TileDialect::getKernelAttrName());
   NamedAttrList newHints(hints);
-  if (auto grid = dyn_cast_or_null<ArrayAttr>(newHints.get("grid"))) {
+  for (StringRef key : {"grid", "requires"}) {
+    auto list = dyn_cast_or_null<ArrayAttr>(newHints.get(key));
+    if (!list)
+      continue;
     SmallVector<Attribute> exprs;
-    for (Attribute expr : grid)
+    for (Attribute expr : list)
       exprs.push_back(builder.getStringAttr(
           substituteGridExpr(cast<StringAttr>(expr).getValue())));
-    newHints.set("grid", builder.getArrayAttr(exprs));
+    newHints.set(key, builder.getArrayAttr(exprs));
   }
   if (options.numWarps > 0)
     newHints.set("num_warps", builder.getI32IntegerAttr(options.numWarps));

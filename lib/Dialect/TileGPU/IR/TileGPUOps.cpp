@@ -134,7 +134,9 @@ LogicalResult MmaOp::verify() {
 LogicalResult MmaWaitOp::verify() {
   if (getValues().empty())
     return emitOpError() << "waits for at least one value";
-  if (getPending() < 0)
+  // getPending() is unsigned; the attribute's signed value is what was
+  // written.
+  if (getPendingAttr().getInt() < 0)
     return emitOpError() << "pending must be non-negative";
   return success();
 }
@@ -147,11 +149,15 @@ LogicalResult MbarrierInitOp::verify() {
 }
 
 LogicalResult NamedBarrierOp::verify() {
-  if (getId() < 0 || getId() > 15)
-    return emitOpError() << "barrier id must be in [0, 15], got " << getId();
-  if (getThreads() <= 0 || getThreads() % 32 != 0)
+  // The getters are unsigned; the attributes' signed values are what was
+  // written.
+  int64_t id = getIdAttr().getInt();
+  int64_t threads = getThreadsAttr().getInt();
+  if (id < 0 || id > 15)
+    return emitOpError() << "barrier id must be in [0, 15], got " << id;
+  if (threads <= 0 || threads % 32 != 0)
     return emitOpError() << "threads must be a positive multiple of 32, got "
-                         << getThreads();
+                         << threads;
   return success();
 }
 

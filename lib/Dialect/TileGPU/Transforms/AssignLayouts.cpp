@@ -138,7 +138,7 @@ private:
   };
   SmallVector<StagedBuffer> stagedBuffers;
   DenseMap<Operation *, SmallVector<Value>> takenIn;
-  LogicalResult failure_ = success();
+  LogicalResult status = success();
 
   FailureOr<Value> stageInShared(LoadOp load, bool isOperandA);
   LogicalResult rewriteMma(tile::MmaOp mma);
@@ -282,7 +282,7 @@ void LayoutAssigner::require(Value value, Attribute layout, Operation *where) {
     worklist.push_back(value);
     return;
   }
-  if (it->second == layout || failed(failure_))
+  if (it->second == layout || failed(status))
     return;
   InFlightDiagnostic diag = where->emitOpError()
                             << "needs a tile in layout " << layout
@@ -290,7 +290,7 @@ void LayoutAssigner::require(Value value, Attribute layout, Operation *where) {
                             << " (layout conversions are not implemented)";
   if (Operation *def = value.getDefiningOp())
     diag.attachNote(def->getLoc()) << "the tile is defined here";
-  failure_ = failure();
+  status = failure();
 }
 
 /// The layout of the size-1 side of a broadcast into `parent`, or null.
@@ -327,7 +327,7 @@ void LayoutAssigner::visit(Value value) {
         require(bcast.getSource(), slice, def);
       } else {
         def->emitOpError() << "cannot broadcast into layout " << layout;
-        failure_ = failure();
+        status = failure();
       }
     } else if (auto reduce = dyn_cast<tile::ReduceOp>(def)) {
       auto slice = dyn_cast<SliceLayoutAttr>(layout);
@@ -335,7 +335,7 @@ void LayoutAssigner::visit(Value value) {
           slice.getDim() != reduce.getAxis()) {
         def->emitOpError() << "reductions are lowered with keepdims into a "
                               "#tilegpu.slice layout along the reduced axis";
-        failure_ = failure();
+        status = failure();
       } else {
         require(reduce.getSource(), slice.getParent(), def);
       }
@@ -373,7 +373,7 @@ void LayoutAssigner::visit(Value value) {
       if (!isa<MmaLayoutAttr>(layout) || !reduce.getKeepdims()) {
         user->emitOpError() << "reductions are lowered from an #mma tile with "
                                "keepdims";
-        failure_ = failure();
+        status = failure();
         continue;
       }
       require(
@@ -467,9 +467,9 @@ LogicalResult LayoutAssigner::run() {
     if (failed(rewriteMma(mma)))
       return failure();
 
-  while (!worklist.empty() && succeeded(failure_))
+  while (!worklist.empty() && succeeded(status))
     visit(worklist.pop_back_val());
-  if (failed(failure_))
+  if (failed(status))
     return failure();
   if (failed(apply()))
     return failure();

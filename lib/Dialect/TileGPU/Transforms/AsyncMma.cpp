@@ -84,6 +84,8 @@ void makeAsync(Block &block, bool pinWaits) {
 
 struct TileGPUAsyncMmaPass
     : public tilegpu::impl::TileGPUAsyncMmaBase<TileGPUAsyncMmaPass> {
+  using TileGPUAsyncMmaBase::TileGPUAsyncMmaBase;
+
   void runOnOperation() override {
     SmallVector<Block *> blocks;
     getOperation().walk([&](Block *block) { blocks.push_back(block); });

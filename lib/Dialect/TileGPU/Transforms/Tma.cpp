@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/TileGPU/IR/Layouts.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
@@ -106,7 +107,8 @@ struct TileGPUTmaPass : public tilegpu::impl::TileGPUTmaBase<TileGPUTmaPass> {
       func.emitError() << "cannot use TMA: " << why;
       signalPassFailure();
     };
-    if (!chip.starts_with("sm_9") && !chip.starts_with("sm_1"))
+    if (!StringRef(chip).starts_with("sm_9") &&
+        !StringRef(chip).starts_with("sm_1"))
       return skip("TMA needs sm_90 or newer, got '" + chip + "'");
     WarpSpecializeOp ws;
     func.walk([&](WarpSpecializeOp op) { ws = op; });

@@ -25,9 +25,25 @@ func.func @barrier_id() {
 
 // -----
 
+func.func @barrier_id_negative() {
+  // expected-error @+1 {{barrier id must be in [0, 15], got -1}}
+  tilegpu.named_barrier -1, 256
+  return
+}
+
+// -----
+
 func.func @barrier_threads() {
   // expected-error @+1 {{threads must be a positive multiple of 32, got 100}}
   tilegpu.named_barrier 1, 100
+  return
+}
+
+// -----
+
+func.func @barrier_threads_negative() {
+  // expected-error @+1 {{threads must be a positive multiple of 32, got -32}}
+  tilegpu.named_barrier 1, -32
   return
 }
 

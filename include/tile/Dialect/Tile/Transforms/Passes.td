@@ -25,7 +25,8 @@ def TileSpecialize : Pass<"tile-specialize", "ModuleOp"> {
     - replaces `!tile.dtype<"X">` by the bound type everywhere;
     - rewrites shape specs to integers and re-infers the type of every value
       (through `scf.for`/`scf.if`), so that all tiles have static shapes;
-    - substitutes parameter names in the kernel's grid rule;
+    - substitutes parameter names in the kernel's grid rule and launch
+      preconditions (`requires`; booleans become 1/0);
     - records the bound values in `tile.params`, which later stages (the
       bundle manifest) read back.
 

@@ -1,0 +1,107 @@
+//===- Bundle.cpp - bundle folders ----------------------------------------===//
+
+#include "tile/Bundle/Bundle.h"
+
+#include "tile/Support/Checked.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace tilebundle {
+
+std::string Bundle::name() const {
+  fs::path path(dir);
+  std::string leaf = path.filename().string();
+  if (leaf.empty() || leaf == ".")
+    leaf = path.parent_path().filename().string();
+  return leaf.empty() ? dir : leaf;
+}
+
+std::string Bundle::manifestPath() const {
+  return (fs::path(dir) / "manifest.json").string();
+}
+
+std::string Bundle::ptxPath() const {
+  return (fs::path(dir) / manifest.ptx).string();
+}
+
+std::string Bundle::cubinPath() const {
+  return manifest.cubin.empty() ? std::string()
+                                : (fs::path(dir) / manifest.cubin).string();
+}
+
+bool loadBundle(const std::string &dir, Bundle &bundle, std::string &error) {
+  bundle = Bundle();
+  bundle.dir = dir;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    error = "bundle '" + dir + "' is not a folder";
+    return false;
+  }
+  std::string path = bundle.manifestPath();
+  if (!fs::exists(path, ec)) {
+    error = "bundle '" + dir + "' has no manifest.json";
+    return false;
+  }
+  std::string text;
+  if (!tile::checked::readFile(path, text, error, kMaxManifestBytes) ||
+      !parseManifest(text, path, bundle.manifest, error))
+    return false;
+  if (!fs::is_regular_file(bundle.ptxPath(), ec)) {
+    error =
+        path + ": ptx: \"" + bundle.manifest.ptx + "\" is " +
+        (fs::exists(bundle.ptxPath(), ec) ? "not a regular file" : "missing") +
+        " in the bundle folder";
+    return false;
+  }
+  if (!bundle.manifest.cubin.empty() &&
+      !fs::is_regular_file(bundle.cubinPath(), ec))
+    bundle.manifest.cubin.clear();
+  return true;
+}
+
+bool listBundles(const std::string &dir, std::vector<std::string> &dirs,
+                 std::string &error) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    error = "'" + dir + "' is not a folder";
+    return false;
+  }
+  dirs.clear();
+  for (const fs::directory_entry &entry : fs::directory_iterator(dir, ec))
+    if (entry.is_directory(ec) &&
+        fs::exists(entry.path() / "manifest.json", ec))
+      dirs.push_back(entry.path().string());
+  if (ec) {
+    error = "cannot list '" + dir + "': " + ec.message();
+    return false;
+  }
+  std::sort(dirs.begin(), dirs.end());
+  if (dirs.empty()) {
+    error = "'" + dir + "' holds no bundle folders (none has a manifest.json)";
+    return false;
+  }
+  return true;
+}
+
+bool checkBundlePtx(const Bundle &bundle, const KernelParams &params,
+                    std::string &ptx, PtxInfo &info, std::string &error) {
+  if (!tile::checked::readFile(bundle.ptxPath(), ptx, error, kMaxPtxBytes))
+    return false;
+  std::string why;
+  if (!scanPtx(ptx, info, why) ||
+      !checkPtxParams(info, bundle.manifest.entry, params, why)) {
+    error = bundle.ptxPath() + ": " + why;
+    return false;
+  }
+  if (info.target != bundle.manifest.target) {
+    error = bundle.ptxPath() + ": the PTX says .target " + info.target +
+            " but the manifest says target " + bundle.manifest.target;
+    return false;
+  }
+  return true;
+}
+
+} // namespace tilebundle

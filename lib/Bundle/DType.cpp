@@ -1,0 +1,162 @@
+//===- DType.cpp - element types of the bundle ABI ------------------------===//
+
+#include "tile/Bundle/DType.h"
+
+#include "tile/Support/Float16.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace tilebundle {
+
+const char *dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::F32:
+    return "f32";
+  case DType::I32:
+    return "i32";
+  }
+  return "?";
+}
+
+bool parseDType(const std::string &name, DType &dtype) {
+  if (name == "f16" || name == "fp16" || name == "float16")
+    dtype = DType::F16;
+  else if (name == "bf16" || name == "bfloat16")
+    dtype = DType::BF16;
+  else if (name == "f32" || name == "fp32" || name == "float32")
+    dtype = DType::F32;
+  else if (name == "i32" || name == "int32")
+    dtype = DType::I32;
+  else
+    return false;
+  return true;
+}
+
+int dtypeBytes(DType dtype) {
+  return dtype == DType::F16 || dtype == DType::BF16 ? 2 : 4;
+}
+
+bool isFloat(DType dtype) { return dtype != DType::I32; }
+
+double unitRoundoff(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return 0x1p-11;
+  case DType::BF16:
+    return 0x1p-8;
+  case DType::F32:
+    return 0x1p-24;
+  case DType::I32:
+    return 0;
+  }
+  return 0;
+}
+
+uint32_t poisonBits(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return kPoisonF16;
+  case DType::BF16:
+    return kPoisonBF16;
+  case DType::F32:
+  case DType::I32:
+    return kPoisonF32;
+  }
+  return 0;
+}
+
+double loadElement(const void *data, DType dtype, int64_t index) {
+  const char *p = static_cast<const char *>(data) + index * dtypeBytes(dtype);
+  switch (dtype) {
+  case DType::F16: {
+    uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    return tilefloat::halfToFloat(bits);
+  }
+  case DType::BF16: {
+    uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    return tilefloat::bfloat16ToFloat(bits);
+  }
+  case DType::F32: {
+    float value;
+    std::memcpy(&value, p, 4);
+    return value;
+  }
+  case DType::I32: {
+    int32_t value;
+    std::memcpy(&value, p, 4);
+    return value;
+  }
+  }
+  return 0;
+}
+
+void storeElement(void *data, DType dtype, int64_t index, double value) {
+  char *p = static_cast<char *>(data) + index * dtypeBytes(dtype);
+  switch (dtype) {
+  case DType::F16: {
+    uint16_t bits = tilefloat::floatToHalf(static_cast<float>(value));
+    std::memcpy(p, &bits, 2);
+    return;
+  }
+  case DType::BF16: {
+    uint16_t bits = tilefloat::floatToBFloat16(static_cast<float>(value));
+    std::memcpy(p, &bits, 2);
+    return;
+  }
+  case DType::F32: {
+    float f = static_cast<float>(value);
+    std::memcpy(p, &f, 4);
+    return;
+  }
+  case DType::I32: {
+    int32_t i = 0;
+    if (std::isnan(value))
+      i = 0;
+    else if (value >= 2147483647.0)
+      i = INT32_MAX;
+    else if (value <= -2147483648.0)
+      i = INT32_MIN;
+    else
+      i = static_cast<int32_t>(value);
+    std::memcpy(p, &i, 4);
+    return;
+  }
+  }
+}
+
+double roundTo(DType dtype, double value) {
+  switch (dtype) {
+  case DType::F16:
+    return tilefloat::halfToFloat(
+        tilefloat::floatToHalf(static_cast<float>(value)));
+  case DType::BF16:
+    return tilefloat::bfloat16ToFloat(
+        tilefloat::floatToBFloat16(static_cast<float>(value)));
+  case DType::F32:
+    return static_cast<float>(value);
+  case DType::I32:
+    return value;
+  }
+  return value;
+}
+
+bool isPoison(const void *data, DType dtype, int64_t index) {
+  const char *p = static_cast<const char *>(data) + index * dtypeBytes(dtype);
+  if (dtypeBytes(dtype) == 2) {
+    uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    return bits == poisonBits(dtype);
+  }
+  uint32_t bits;
+  std::memcpy(&bits, p, 4);
+  return bits == poisonBits(dtype);
+}
+
+} // namespace tilebundle

@@ -1,0 +1,79 @@
+//===- Interpreter.h - one worker of the executor ---------------*- C++ -*-===//
+//
+// Internal to the executor: the state of one worker thread (`Frame`: a slot
+// per SSA value, the block of the grid it runs) and its entry point,
+// `runBlock`, which interprets the program's instructions (Interpreter.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_EXECUTOR_INTERPRETER_H
+#define TILE_LIB_EXECUTOR_INTERPRETER_H
+
+#include "Program.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace tile {
+namespace exec {
+
+//===----------------------------------------------------------------------===//
+// Interpretation
+//===----------------------------------------------------------------------===//
+
+/// A runtime failure: where, and why.
+struct RunError {
+  Operation *op = nullptr;
+  std::string message;
+};
+
+/// The state of one worker: a slot per SSA value, the current block.
+class Frame {
+public:
+  Frame(const Executable::Impl &impl) : impl(impl), slots(impl.slots.size()) {}
+
+  LogicalResult runBlock(const CBlock &block);
+
+  const Executable::Impl &impl;
+  std::vector<Val> slots;
+  std::array<int64_t, 3> blockId = {0, 0, 0};
+  std::array<int64_t, 3> numBlocks = {1, 1, 1};
+  RunError error;
+
+private:
+  LogicalResult fail(const Instr &instr, std::string message) {
+    error.op = instr.op;
+    error.message = std::move(message);
+    return failure();
+  }
+  LogicalResult exec(const Instr &instr);
+  LogicalResult execFor(const Instr &instr);
+  LogicalResult execIf(const Instr &instr);
+  LogicalResult execWhile(const Instr &instr);
+  LogicalResult execBinaryI(const Instr &instr);
+  void execLoad(const Instr &instr);
+  void execStore(const Instr &instr);
+  void execConvert(const Instr &instr);
+
+  const SlotInfo &info(unsigned slot) const { return impl.slots[slot]; }
+  const Val &in(const Instr &instr, unsigned k) const {
+    return slots[instr.in[k]];
+  }
+  void setOut(const Instr &instr, BufferRef buffer) {
+    slots[instr.out[0]].buf = std::move(buffer);
+  }
+  int64_t scalarInt(unsigned slot) const { return slots[slot].buf->i[0]; }
+  static BufferRef makeInt(int64_t value) {
+    auto buffer = newInts(1);
+    buffer->i[0] = value;
+    return buffer;
+  }
+};
+
+} // namespace exec
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_LIB_EXECUTOR_INTERPRETER_H

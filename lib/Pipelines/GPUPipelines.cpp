@@ -1,0 +1,211 @@
+//===- GPUPipelines.cpp - tile-to-ptx and tile-source-to-ptx --------------===//
+//
+// The pipelines that lower to the GPU, stage by stage (tilegpu, nvvm, ptx,
+// each ending at a tile-checkpoint), and the named source-to-PTX pipeline
+// that tile-compile runs; the chip tables they need.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Pipelines/Pipelines.h"
+
+#include "tile/Conversion/TileToNVVM/Passes.h"
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+int64_t mlir::tile::getMaxSharedMemoryPerBlock(StringRef chip) {
+  // sm_90: 228 KB per SM, 227 KB per block; sm_80: 163 KB; sm_86/89: 99 KB.
+  if (chip.starts_with("sm_90"))
+    return 232448;
+  if (chip == "sm_80" || chip == "sm_87")
+    return 166912;
+  return 101376;
+}
+
+std::string mlir::tile::getPTXFeatures(StringRef chip) {
+  return chip.ends_with("a") ? "+ptx80" : "";
+}
+
+/// Ends `stage` with its checkpoint; true when the pipeline goes on.
+static bool endStage(OpPassManager &pm, Stage stage,
+                     const PipelineOptions &options) {
+  TileCheckpointOptions checkpoint;
+  checkpoint.stage = getStageName(stage).str();
+  pm.addPass(createTileCheckpoint(checkpoint));
+  return stage < *parseStage(options.stopAfter);
+}
+
+/// tile IR -> tilegpu IR (layouts, shared memory, pipelining, allocation),
+/// still func.func kernels; `tilegpu.num_warps` and `tilegpu.shared_bytes`
+/// are set on them.
+static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
+  int64_t maxShared = getMaxSharedMemoryPerBlock(options.chip);
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(createCanonicalizerPass());
+  func.addPass(createCSEPass());
+  func.addPass(tilegpu::createTileGPULowerMemoryOps());
+  func.addPass(tilegpu::createTileGPURematerialize());
+  tilegpu::TileGPUAssignLayoutsOptions layoutOptions;
+  layoutOptions.numWarps = options.numWarps;
+  layoutOptions.chip = options.chip;
+  layoutOptions.sharedLayout = options.sharedLayout;
+  layoutOptions.mmaVersion = options.mmaVersion;
+  func.addPass(tilegpu::createTileGPUAssignLayouts(layoutOptions));
+  func.addPass(createCanonicalizerPass());
+  func.addPass(createCSEPass());
+  // wgmma issued early, waited for at the first use of its result (before
+  // pipelining, which releases a stage after the wait of its last reader).
+  tilegpu::TileGPUAsyncMmaOptions asyncOptions;
+  asyncOptions.pinWaits = options.pinWaits;
+  func.addPass(tilegpu::createTileGPUAsyncMma(asyncOptions));
+  tilegpu::TileGPUPipelineOptions pipelineOptions;
+  pipelineOptions.stages = options.stages;
+  pipelineOptions.maxSharedBytes = maxShared;
+  pipelineOptions.sync = options.sync;
+  pipelineOptions.chip = options.chip;
+  func.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
+  tilegpu::TileGPUWarpSpecializeOptions wsOptions;
+  wsOptions.mode = options.warpSpecialize;
+  wsOptions.chip = options.chip;
+  wsOptions.producerRegs = options.producerRegs;
+  func.addPass(tilegpu::createTileGPUWarpSpecialize(wsOptions));
+  tilegpu::TileGPUPingPongOptions pingPongOptions;
+  pingPongOptions.mode = options.pingPong;
+  pingPongOptions.chip = options.chip;
+  func.addPass(tilegpu::createTileGPUPingPong(pingPongOptions));
+  tilegpu::TileGPUTmaOptions tmaOptions;
+  tmaOptions.mode = options.tma;
+  tmaOptions.chip = options.chip;
+  func.addPass(tilegpu::createTileGPUTma(tmaOptions));
+  tilegpu::TileGPUAllocateSharedOptions allocOptions;
+  allocOptions.maxSharedBytes = maxShared;
+  func.addPass(tilegpu::createTileGPUAllocateShared(allocOptions));
+  func.addPass(createCanonicalizerPass());
+  func.addPass(createCSEPass());
+}
+
+/// tilegpu IR -> gpu.module of NVVM with its target attached.
+static void addNVVMStage(OpPassManager &pm, const PipelineOptions &options) {
+  pm.addPass(tile::createConvertTileToNVVM());
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(createSCFToControlFlowPass());
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+  gpu.addPass(createConvertVectorToLLVMPass());
+  gpu.addPass(createConvertGpuOpsToNVVMOps());
+  // NVVM ops without an LLVM intrinsic (bar.arrive of ping-pong) become
+  // inline PTX.
+  gpu.addPass(createConvertNVVMToLLVMPass());
+  gpu.addPass(createReconcileUnrealizedCastsPass());
+  gpu.addPass(createTileGridConstants());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = getPTXFeatures(options.chip);
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+}
+
+/// gpu.module -> gpu.binary holding PTX (LLVM's NVPTX back end).
+static void addPTXStage(OpPassManager &pm) {
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
+                                        const PipelineOptions &options) {
+  if (*parseStage(options.stopAfter) < Stage::TileGPU)
+    return;
+  addTileGPUStage(pm, options);
+  if (!endStage(pm, Stage::TileGPU, options))
+    return;
+  addNVVMStage(pm, options);
+  if (!endStage(pm, Stage::NVVM, options))
+    return;
+  addPTXStage(pm);
+  endStage(pm, Stage::PTX, options);
+}
+
+LogicalResult
+mlir::tile::buildSourceToPTXPipeline(OpPassManager &pm,
+                                     const PipelineOptions &options,
+                                     raw_ostream &errorStream) {
+  if (failed(buildTileStage(pm, options, errorStream)))
+    return failure();
+  buildTileToPTXPipeline(pm, options);
+  return success();
+}
+
+void mlir::tile::enableShortSharedPointers() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("nvptx-short-ptr");
+  if (it == options.end())
+    return;
+  if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
+    flag->setValue(true);
+}
+
+void mlir::tile::registerTilePipelines() {
+  // Pipelines may be registered once only; tools may call this more often.
+  static bool registered = false;
+  if (std::exchange(registered, true))
+    return;
+  registerPipeline(
+      "tile-to-ptx",
+      "Lower specialized tile IR to a gpu.module and PTX (layouts, shared "
+      "memory, pipelining, NVVM, NVPTX)",
+      ReadByLowering,
+      [](OpPassManager &pm, const PipelineOptions &options, raw_ostream &) {
+        buildTileToPTXPipeline(pm, options);
+        return success();
+      });
+  registerPipeline("tile-source-to-ptx",
+                   "Compile a kernel source to PTX: tile-specialize, the "
+                   "tile-level pipeline (tile-pipeline), then tile-to-ptx",
+                   ReadBySource, buildSourceToPTXPipeline);
+}
+
+void mlir::tile::registerGPUTargetDialects(DialectRegistry &registry) {
+  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect, LLVM::LLVMDialect,
+                  vector::VectorDialect, cf::ControlFlowDialect>();
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  // convert-gpu-to-nvvm lowers the other dialects through their
+  // ConvertToLLVM interfaces.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+}

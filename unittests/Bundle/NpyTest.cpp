@@ -1,0 +1,82 @@
+//===- NpyTest.cpp - .npy files -------------------------------------------===//
+
+#include "tile/Bundle/Npy.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace tilebundle;
+
+namespace {
+
+TEST(Npy, RoundTripEachDType) {
+  for (DType dt : {DType::F16, DType::BF16, DType::F32, DType::I32}) {
+    std::vector<char> data(6 * dtypeBytes(dt));
+    for (int i = 0; i < 6; ++i)
+      storeElement(data.data(), dt, i, i * 1.5 - 3);
+    std::string bytes = encodeNpy(dt, {2, 3}, data.data());
+    EXPECT_EQ((bytes.size() - data.size() * (dt == DType::BF16 ? 2 : 1)) % 64,
+              0u);
+    NpyArray a;
+    std::string error;
+    ASSERT_TRUE(parseNpy(bytes, "x.npy", a, error)) << error;
+    EXPECT_EQ(a.shape, (std::vector<int64_t>{2, 3}));
+    std::vector<char> back;
+    ASSERT_TRUE(convertNpy(a, dt, back, "x.npy", error)) << error;
+    EXPECT_EQ(back, data) << dtypeName(dt);
+  }
+}
+
+TEST(Npy, Shapes) {
+  float v = 2;
+  NpyArray a;
+  std::string error;
+  ASSERT_TRUE(parseNpy(encodeNpy(DType::F32, {1}, &v), "x", a, error));
+  EXPECT_EQ(a.shape, (std::vector<int64_t>{1}));
+  ASSERT_TRUE(parseNpy(encodeNpy(DType::F32, {}, &v), "x", a, error));
+  EXPECT_TRUE(a.shape.empty());
+  EXPECT_EQ(a.numElements(), 1);
+  EXPECT_EQ(a.get(0), 2.0);
+}
+
+TEST(Npy, Conversions) {
+  double values[] = {1.0, 2.5, -3.0};
+  NpyArray a;
+  std::string error;
+  ASSERT_TRUE(parseNpy(encodeNpyF64({3}, values), "x", a, error));
+  std::vector<char> out;
+  ASSERT_TRUE(convertNpy(a, DType::F16, out, "x", error));
+  EXPECT_EQ(loadElement(out.data(), DType::F16, 1), 2.5);
+  EXPECT_FALSE(convertNpy(a, DType::I32, out, "x.npy", error));
+  EXPECT_EQ(error, "x.npy: element 1 = 2.500000 is not an i32");
+}
+
+TEST(Npy, Errors) {
+  NpyArray a;
+  std::string error;
+  EXPECT_FALSE(parseNpy("hello", "x.npy", a, error));
+  EXPECT_EQ(error, "x.npy: not an .npy file (no \\x93NUMPY magic)");
+  float v[4] = {};
+  std::string good = encodeNpy(DType::F32, {2, 2}, v);
+  EXPECT_FALSE(parseNpy(good.substr(0, good.size() - 1), "x.npy", a, error));
+  EXPECT_EQ(error, "x.npy: the header says 16 bytes of data, the file has 15");
+  std::string big = good;
+  size_t at = big.find("(2, 2)");
+  big.replace(at, 6, "(99999999999, 99999999999)");
+  // Keep the header length field consistent with the longer dict.
+  EXPECT_FALSE(parseNpy(big, "x.npy", a, error));
+  std::string fortran = good;
+  fortran.replace(fortran.find("False"), 5, "True ");
+  EXPECT_FALSE(parseNpy(fortran, "x.npy", a, error));
+  EXPECT_NE(error.find("Fortran-order"), std::string::npos);
+  std::string other = good;
+  other.replace(other.find("<f4"), 3, ">f4");
+  EXPECT_FALSE(parseNpy(other, "x.npy", a, error));
+  EXPECT_NE(error.find("unsupported dtype '>f4'"), std::string::npos);
+  // /dev/zero is refused, not read forever.
+  EXPECT_FALSE(readNpy("/dev/zero", a, error));
+  EXPECT_EQ(error, "cannot read '/dev/zero': not a regular file");
+}
+
+} // namespace

@@ -1,0 +1,85 @@
+//===- TargetTest.cpp - targets, launch limits, ptxas logs ----------------===//
+
+#include "tile/Bundle/Target.h"
+
+#include <gtest/gtest.h>
+
+using namespace tilebundle;
+
+namespace {
+
+TEST(Target, Parse) {
+  SmTarget t;
+  ASSERT_TRUE(parseSmTarget("sm_90a", t));
+  EXPECT_EQ(t.major, 9);
+  EXPECT_EQ(t.minor, 0);
+  EXPECT_EQ(t.suffix, 'a');
+  ASSERT_TRUE(parseSmTarget("sm_100f", t));
+  EXPECT_EQ(t.major, 10);
+  EXPECT_EQ(t.str(), "sm_100f");
+  EXPECT_FALSE(parseSmTarget("sm_9", t));
+  EXPECT_FALSE(parseSmTarget("sm_9x", t));
+  EXPECT_FALSE(parseSmTarget("compute_90", t));
+  EXPECT_FALSE(parseSmTarget("sm_00", t));
+}
+
+TEST(Target, RunsOn) {
+  SmTarget t;
+  std::string why;
+  parseSmTarget("sm_90a", t);
+  EXPECT_TRUE(ptxTargetRunsOn(t, 9, 0, why));
+  EXPECT_FALSE(ptxTargetRunsOn(t, 10, 0, why));
+  EXPECT_EQ(why, "sm_90a code runs only on compute capability exactly 9.0; "
+                 "this device is 10.0");
+  parseSmTarget("sm_80", t);
+  EXPECT_TRUE(ptxTargetRunsOn(t, 9, 0, why));
+  EXPECT_FALSE(cubinTargetRunsOn(t, 9, 0));
+  EXPECT_TRUE(cubinTargetRunsOn(t, 8, 6));
+}
+
+TEST(Target, Limits) {
+  SmTarget t;
+  parseSmTarget("sm_90a", t);
+  LaunchLimits l = targetLimits(t);
+  EXPECT_EQ(l.maxSharedPerBlock, 232448);
+  std::string error;
+  EXPECT_TRUE(
+      checkLaunchLimits({100, 8, 1}, {128, 1, 1}, 200000, 0, 168, l, error))
+      << error;
+  // Issue 11: shared_bytes of 2^32 passed --dry-run.
+  EXPECT_FALSE(checkLaunchLimits({1, 1, 1}, {128, 1, 1}, int64_t(1) << 32, 0,
+                                 -1, l, error));
+  EXPECT_EQ(error, "the kernel needs 4294967296 B dynamic shared memory per "
+                   "block, more than the 232448 B of sm_90a (documented "
+                   "limits of compute capability 9.0)");
+  EXPECT_FALSE(
+      checkLaunchLimits({1, 65536, 1}, {128, 1, 1}, 0, 0, -1, l, error));
+  EXPECT_EQ(error, "grid.y = 65536 exceeds the limit 65535 of sm_90a "
+                   "(documented limits of compute capability 9.0)");
+  EXPECT_FALSE(checkLaunchLimits({1, 1, 1}, {1024, 1, 1}, 0, 0, 255, l, error));
+  EXPECT_NE(error.find("255 registers x 1024 threads"), std::string::npos);
+  parseSmTarget("sm_86", t);
+  EXPECT_EQ(targetLimits(t).maxSharedPerBlock, 101376);
+}
+
+TEST(Target, PtxasLog) {
+  PtxasReport r;
+  EXPECT_TRUE(parsePtxasLog(
+      "ptxas info    : Compiling entry function 'fmha' for 'sm_90a'\n"
+      "ptxas info    : Function properties for fmha\n"
+      "    8 bytes stack frame, 16 bytes spill stores, 12 bytes spill loads\n"
+      "ptxas info    : Used 168 registers, used 1 barriers\n",
+      "fmha", r));
+  EXPECT_EQ(r.registers, 168);
+  EXPECT_EQ(r.spillStores, 16);
+  EXPECT_EQ(r.spillLoads, 12);
+  EXPECT_EQ(r.stackBytes, 8);
+  PtxasReport none;
+  EXPECT_FALSE(parsePtxasLog("nothing here", "", none));
+  // Figures too large for int64 are ignored, not an exception.
+  PtxasReport huge;
+  EXPECT_FALSE(
+      parsePtxasLog("Used 99999999999999999999999 registers", "", huge));
+}
+
+} // namespace

@@ -1,0 +1,178 @@
+//===- ProblemTest.cpp - built-in problems and host references ------------===//
+
+#include "Problem.h"
+#include "Prepare.h"
+#include "Report.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace tile::runner;
+using tilebundle::AbiEntry;
+using tilebundle::ParamValue;
+
+namespace {
+
+AbiEntry view(const char *name, DType dt, int rank, Access a) {
+  return AbiEntry::makeView(name, dt, rank, 16, a);
+}
+
+Manifest gemmManifest(bool transB) {
+  Manifest m;
+  m.kernel = "gemm";
+  m.abi = {view("A", DType::F16, 2, Access::Read),
+           view("B", DType::F16, 2, Access::Read),
+           view("C", DType::F32, 2, Access::Write),
+           view("Bias", DType::F32, 1, Access::None)};
+  m.abi.push_back(AbiEntry::makeScalar("scale", DType::F32));
+  m.params = {{"TRANS_B", ParamValue::ofBool(transB)},
+              {"HAS_BIAS", ParamValue::ofBool(false)}};
+  return m;
+}
+
+TEST(Problem, GemmBinds) {
+  ProblemOptions o;
+  o.sizes = {{"M", 1000}, {"N", 77}, {"K", 65}};
+  auto p = makeProblem("gemm", o);
+  RunSpec spec;
+  std::string error;
+  ASSERT_TRUE(p->bind(gemmManifest(true), spec, error)) << error;
+  ASSERT_TRUE(applyOverrides(gemmManifest(true), {}, spec, error)) << error;
+  EXPECT_EQ(spec.summary(), "A=f16[1000, 65] B=f16[77, 65] C=f32[1000, 77] "
+                            "Bias=f32[77] scale=1");
+  std::string formula;
+  EXPECT_EQ(p->flops(gemmManifest(true), spec, &formula), 2.0 * 1000 * 77 * 65);
+  o.sizes.erase("K");
+  EXPECT_FALSE(makeProblem("gemm", o)->bind(gemmManifest(false), spec, error));
+  EXPECT_EQ(error, "--problem gemm needs --shape M=..,N=..,K=.. (missing: K)");
+  o.sizes["Q"] = 1;
+  o.sizes["K"] = 1;
+  EXPECT_FALSE(makeProblem("gemm", o)->bind(gemmManifest(false), spec, error));
+  EXPECT_EQ(error, "--problem gemm: --shape has no size 'Q' (it takes "
+                   "M=..,N=..,K=..)");
+}
+
+/// A host GEMM "kernel" output: the reference, then one element off.
+TEST(Problem, GemmCheckCatchesOneWrongElement) {
+  ProblemOptions o;
+  o.sizes = {{"M", 5}, {"N", 6}, {"K", 70}};
+  auto p = makeProblem("gemm", o);
+  Manifest m = gemmManifest(false);
+  RunSpec spec;
+  std::string error;
+  ASSERT_TRUE(p->bind(m, spec, error) && applyOverrides(m, {}, spec, error));
+  std::map<std::string, HostTensor> t;
+  for (const TensorArg &a : spec.tensors)
+    ASSERT_TRUE(makeHostTensor(a, 1, t[a.name], error));
+  HostTensor &c = t["C"];
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 6; ++j) {
+      double acc = 0;
+      for (int k = 0; k < 70; ++k)
+        acc += t["A"].get(i * 70 + k) * t["B"].get(k * 6 + j);
+      c.set(i * 6 + j, acc);
+    }
+  ProblemCheck ok;
+  ASSERT_TRUE(p->checkOnHost(m, spec, t, ok, error));
+  ok.finish(1);
+  EXPECT_TRUE(ok.passed()) << ok.failures[0];
+  c.set(13, c.get(13) * 1.001 + 1e-3);
+  ProblemCheck bad;
+  ASSERT_TRUE(p->checkOnHost(m, spec, t, bad, error));
+  bad.finish(1);
+  ASSERT_FALSE(bad.passed());
+  EXPECT_EQ(bad.outputs[0].violations, 1);
+  EXPECT_EQ(bad.outputs[0].worst, 13);
+  c.set(7, NAN);
+  ProblemCheck nan;
+  ASSERT_TRUE(p->checkOnHost(m, spec, t, nan, error));
+  EXPECT_EQ(nan.outputs[0].nonFinite, 1);
+}
+
+TEST(Problem, Attention) {
+  ProblemOptions o;
+  o.attention.batch = 1;
+  o.attention.heads = 2;
+  o.attention.kvHeads = 1;
+  o.attention.seqQ = 9;
+  o.attention.seqK = 17;
+  o.attention.headDim = 32;
+  o.attention.causal = true;
+  auto p = makeProblem("attention", o);
+  Manifest m;
+  m.kernel = "fmha";
+  m.abi = {view("Q", DType::F16, 4, Access::Read),
+           view("K", DType::F16, 4, Access::Read),
+           view("V", DType::F16, 4, Access::Read),
+           view("Out", DType::F16, 4, Access::Write)};
+  m.params = {{"HEAD_DIM", ParamValue::ofInt(32)},
+              {"QUERY_GROUP_SIZE", ParamValue::ofInt(2)},
+              {"CAUSAL", ParamValue::ofBool(true)},
+              {"EVEN_K", ParamValue::ofBool(true)},
+              {"TILE_N", ParamValue::ofInt(16)},
+              {"DTYPE", ParamValue::ofString("f16")}};
+  RunSpec spec;
+  std::string error;
+  ASSERT_TRUE(p->bind(m, spec, error)) << error;
+  EXPECT_EQ(p->checkFits(m, spec),
+            "EVEN_K = true needs --seq-k to be a multiple of TILE_N = 16, got "
+            "17");
+  m.params[3].second = ParamValue::ofBool(false);
+  EXPECT_EQ(p->checkFits(m, spec), "");
+  // The host check of a correct output passes, a changed one fails.
+  AttentionTensors t = makeAttentionTensors(o.attention);
+  std::vector<double> ref, lse;
+  referenceAttention(o.attention, t, ref, lse);
+  for (size_t i = 0; i < ref.size(); ++i)
+    t.out.set(static_cast<int64_t>(i), ref[i]);
+  std::map<std::string, HostTensor> host = {
+      {"Q", t.q}, {"K", t.k}, {"V", t.v}, {"Out", t.out}};
+  ProblemCheck good;
+  ASSERT_TRUE(p->checkOnHost(m, spec, host, good, error));
+  EXPECT_TRUE(good.passed());
+  host["Out"].set(100, host["Out"].get(100) + 0.05);
+  ProblemCheck bad;
+  ASSERT_TRUE(p->checkOnHost(m, spec, host, bad, error));
+  EXPECT_FALSE(bad.passed());
+}
+
+TEST(Problem, Names) {
+  EXPECT_EQ(makeProblem("matmul", ProblemOptions()), nullptr);
+  std::map<std::string, int64_t> sizes;
+  std::string error;
+  EXPECT_TRUE(parseShape("M=4096,N=32768", sizes, error));
+  EXPECT_EQ(sizes.at("N"), 32768);
+  EXPECT_FALSE(parseShape("M", sizes, error));
+}
+
+TEST(Problem, Flops) {
+  AttentionConfig cfg;
+  cfg.batch = 4;
+  cfg.heads = 32;
+  cfg.seqQ = cfg.seqK = 1024;
+  cfg.headDim = 128;
+  std::string formula;
+  EXPECT_EQ(attentionFlops(cfg, &formula), 4.0 * 4 * 32 * 1024 * 1024 * 128);
+  cfg.causal = true;
+  EXPECT_EQ(attentionFlops(cfg, &formula),
+            4.0 * 4 * 32 * 1024 * 1024 * 128 / 2);
+  // Exact pair counts against brute force.
+  struct Case {
+    int sq, sk, pos;
+  } cases[] = {{1, 1024, 1023}, {4, 2, -2}, {203, 113, -90}, {799, 3, 0}};
+  for (const Case &c : cases) {
+    AttentionConfig k;
+    k.headDim = 1;
+    k.causal = true;
+    k.seqQ = c.sq;
+    k.seqK = c.sk;
+    k.inputPos = c.pos;
+    double pairs = 0;
+    for (int i = 0; i < c.sq; ++i)
+      pairs += std::max(0, std::min(c.pos + i + 1, c.sk));
+    EXPECT_EQ(attentionFlops(k, &formula), 4.0 * pairs);
+  }
+}
+
+} // namespace
