@@ -179,9 +179,10 @@ public:
       llvm::cl::init(40)};
   Opt<std::string> pingPong{
       *this, ReadBySource | ReadByLowering, "ping-pong",
-      llvm::cl::desc("Consumer warpgroups take turns issuing wgmma: auto "
-                     "(the kernel's hint, else when it qualifies), on, off"),
-      llvm::cl::init("auto")};
+      llvm::cl::desc("Consumer warpgroups take turns issuing wgmma: off (the "
+                     "default: measured no faster, docs/perf.md), on, auto "
+                     "(the kernel's hint, else when it qualifies)"),
+      llvm::cl::init("off")};
   Opt<std::string> tma{
       *this, ReadBySource | ReadByLowering, "tma",
       llvm::cl::desc("The producer's pipelined tiles through TMA: off (the "
@@ -191,8 +192,9 @@ public:
   Opt<bool> pinWaits{
       *this, ReadBySource | ReadByLowering, "pin-waits",
       llvm::cl::desc("Keep a wgmma wait after the work meant to overlap its "
-                     "mma (membar.cta before it)"),
-      llvm::cl::init(true)};
+                     "mma (membar.cta before it; off by default: measured "
+                     "slower, docs/perf.md)"),
+      llvm::cl::init(false)};
   Opt<std::string> sharedLayout{
       *this, ReadBySource | ReadByLowering, "shared-layout",
       llvm::cl::desc("Shared tiles of mma operands: padded or swizzled"),

@@ -40,8 +40,8 @@ struct TileGridConstantsPass
       for (int64_t index : list.asArrayRef()) {
         if (index < 0 || index >= func.getNumArguments() ||
             !isa<LLVM::LLVMPointerType>(func.getArgumentTypes()[index])) {
-          func.emitOpError() << "tilegpu.grid_constants names argument " << index
-                             << ", which is not a pointer parameter";
+          func.emitOpError() << "tilegpu.grid_constants names argument "
+                             << index << ", which is not a pointer parameter";
           return signalPassFailure();
         }
         unsigned i = static_cast<unsigned>(index);

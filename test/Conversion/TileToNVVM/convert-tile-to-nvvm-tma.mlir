@@ -1,6 +1,7 @@
-// TMA lowering: a tensor-map argument becomes a grid-constant byval
-// parameter of 128 bytes, 64-byte aligned (the CUtensorMap), whose address
-// the copies name; a tma_copy is one cp.async.bulk.tensor per 64-element
+// TMA lowering: a tensor-map argument becomes a pointer parameter listed
+// in `tilegpu.grid_constants` (tile-grid-constants makes it a grid-constant
+// byval parameter of 128 bytes after convert-gpu-to-nvvm), whose address
+// the copies name (the shared destination cast to shared::cluster); a tma_copy is one cp.async.bulk.tensor per 64-element
 // piece of the stage (the second piece 128 rows * 128 bytes = 16384 bytes
 // further, its inner coordinate 64 more), coordinates innermost first (view
 // dimension 3, then 2, 1, 0), completing on the barrier; expect_tx is
@@ -11,15 +12,18 @@
 #wgT = #tilegpu.shared<order = [0, 1], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
 
 // CHECK-LABEL: gpu.func @tma
-// CHECK-SAME: %[[MAP:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK-SAME: %[[MAP:[^:]*]]: !llvm.ptr)
+// CHECK-SAME: tilegpu.grid_constants = array<i64: 13>
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: %[[BAR:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[BAR]], %{{.*}} : !llvm.ptr<3>, i32
 // CHECK: %[[MBAR:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
-// CHECK: %[[DST0:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST0]], %[[MAP]], %[[MBAR]], box[%[[D:[^,]*]], %[[N:[^,]*]], %[[H:[^,]*]], %[[B:[^]]*]]]
+// CHECK: %[[SH0:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: %[[DST0:.*]] = llvm.addrspacecast %[[SH0]] : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST0]], %[[MAP]], %[[MBAR]], box[%[[D:[^,]*]], %[[N:[^,]*]], %[[H:[^,]*]], %[[B:[a-z0-9_]+]]]
 // CHECK: %[[D64:.*]] = arith.addi %[[D]], %{{.*}} : i32
-// CHECK: %[[DST1:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: %[[SH1:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: %[[DST1:.*]] = llvm.addrspacecast %[[SH1]] : !llvm.ptr<3> to !llvm.ptr<7>
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST1]], %[[MAP]], %[[MBAR]], box[%[[D64]], %[[N]], %[[H]], %[[B]]]
 // CHECK-NOT: nvvm.cp.async.bulk.tensor
 // CHECK: gpu.return

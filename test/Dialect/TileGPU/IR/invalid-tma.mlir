@@ -35,3 +35,15 @@ func.func @tma_copy_rows(%map: !tilegpu.tensor_map, %i: i32) {
       : !tilegpu.smem<512x64xf16, #wg>, !tilegpu.mbarrier<1>
   return
 }
+
+// -----
+
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+func.func @tma_copy_rank(%map: !tilegpu.tensor_map, %i: i32) {
+  %buf = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  %bar = tilegpu.mbarrier_alloc : !tilegpu.mbarrier<1>
+  // expected-error @+1 {{a tensor map has 2 to 5 dimensions, got 6}}
+  tilegpu.tma_copy %map[%i, %i, %i, %i, %i, %i] dims [0, 1] into %buf, %bar[%i]
+      : !tilegpu.smem<64x64xf16, #wg>, !tilegpu.mbarrier<1>
+  return
+}

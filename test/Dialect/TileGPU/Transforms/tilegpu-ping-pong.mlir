@@ -8,7 +8,7 @@
 // RUN: tile-opt %s -split-input-file -tilegpu-ping-pong="chip=sm_90a" | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tilegpu-ping-pong="chip=sm_90a mode=off" | FileCheck %s --check-prefix=OFF
 // RUN: not tile-opt %s -split-input-file -tilegpu-ping-pong="chip=sm_90a mode=on" 2>&1 | FileCheck %s --check-prefix=ERR
-// RUN: not tile-opt %s -tilegpu-ping-pong="mode=maybe" 2>&1 | FileCheck %s --check-prefix=ERRMODE
+// RUN: not tile-opt %s -split-input-file -tilegpu-ping-pong="mode=maybe" 2>&1 | FileCheck %s --check-prefix=ERRMODE
 
 // OFF-NOT: tilegpu.named_barrier 2
 // ERRMODE: error: mode must be auto, on or off, got 'maybe'
@@ -16,11 +16,11 @@
 // CHECK-LABEL: func.func @rotated
 // CHECK: } consumers(warps = 8, regs = 232) {
 // CHECK-NEXT: %[[WG:.*]] = tilegpu.warpgroup_id
-// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
-// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i32
-// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
-// CHECK: %[[INC:.*]] = arith.addi %[[WG]], %[[C1]] : i32
-// CHECK: %[[NEXT:.*]] = arith.remui %[[INC]], %[[C2]] : i32
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: %[[INC:.*]] = arith.addi %[[WG]], %[[C1]] : i32
+// CHECK-NEXT: %[[NEXT:.*]] = arith.remui %[[INC]], %[[C2]] : i32
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[WG]], %[[C0]] : i32
 // CHECK: scf.if %[[FIRST]] {
 // CHECK-NEXT: tilegpu.named_barrier 2 + %[[C0]], 256 arrive
@@ -51,6 +51,7 @@ func.func @rotated(%O: !tile.view<?x?xf32>, %n: i32, %p0: tensor<128x64xf16, #mm
   tilegpu.mbarrier_init %full arrivals 128 : !tilegpu.mbarrier<2>
   tilegpu.barrier
   tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.fence_async_shared
   } consumers(warps = 8, regs = 232) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
@@ -95,6 +96,7 @@ func.func @sequential(%O: !tile.view<?x?xf32>, %n: i32)
   %q = tilegpu.alloc : !tilegpu.smem<128x64xf16, #wg>
   %k = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
   tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.fence_async_shared
   } consumers(warps = 8, regs = 232) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
@@ -128,6 +130,7 @@ func.func @one_group(%O: !tile.view<?x?xf32>, %n: i32)
     attributes {tilegpu.num_warps = 8 : i32, tilegpu.mma_version = 3 : i32} {
   %q = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
   tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.fence_async_shared
   } consumers(warps = 4, regs = 240) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
@@ -155,14 +158,16 @@ func.func @one_group(%O: !tile.view<?x?xf32>, %n: i32)
 func.func @barrier_in_loop(%O: !tile.view<?x?xf32>, %n: i32)
     attributes {tilegpu.num_warps = 12 : i32, tilegpu.mma_version = 3 : i32} {
   %q = tilegpu.alloc : !tilegpu.smem<128x64xf16, #wg>
+  %kk = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
   tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.fence_async_shared
   } consumers(warps = 8, regs = 232) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %zero = tile.full 0.0 shape [128, 64] : tensor<128x64xf32, #mma>
     %r = scf.for %j = %c0 to %n step %c1 iter_args(%os = %zero) -> (tensor<128x64xf32, #mma>) : i32 {
       tilegpu.named_barrier 1, 256
-      %o = tilegpu.mma %q, %q, %os {async} : !tilegpu.smem<128x64xf16, #wg>, !tilegpu.smem<128x64xf16, #wg>, tensor<128x64xf32, #mma>
+      %o = tilegpu.mma %q, %kk, %os {async} : !tilegpu.smem<128x64xf16, #wg>, !tilegpu.smem<64x64xf16, #wg>, tensor<128x64xf32, #mma>
       %ow = tilegpu.mma_wait %o {pending = 0 : i32} : tensor<128x64xf32, #mma>
       scf.yield %ow : tensor<128x64xf32, #mma>
     }
@@ -184,13 +189,15 @@ func.func @hint_off(%O: !tile.view<?x?xf32>, %n: i32)
     attributes {tilegpu.num_warps = 12 : i32, tilegpu.mma_version = 3 : i32,
                 tile.kernel = {ping_pong = 0 : i32}} {
   %q = tilegpu.alloc : !tilegpu.smem<128x64xf16, #wg>
+  %kk = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
   tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.fence_async_shared
   } consumers(warps = 8, regs = 232) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %zero = tile.full 0.0 shape [128, 64] : tensor<128x64xf32, #mma>
     %r = scf.for %j = %c0 to %n step %c1 iter_args(%os = %zero) -> (tensor<128x64xf32, #mma>) : i32 {
-      %o = tilegpu.mma %q, %q, %os {async} : !tilegpu.smem<128x64xf16, #wg>, !tilegpu.smem<128x64xf16, #wg>, tensor<128x64xf32, #mma>
+      %o = tilegpu.mma %q, %kk, %os {async} : !tilegpu.smem<128x64xf16, #wg>, !tilegpu.smem<64x64xf16, #wg>, tensor<128x64xf32, #mma>
       %ow = tilegpu.mma_wait %o {pending = 0 : i32} : tensor<128x64xf32, #mma>
       scf.yield %ow : tensor<128x64xf32, #mma>
     }

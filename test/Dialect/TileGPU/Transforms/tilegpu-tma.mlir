@@ -21,12 +21,12 @@
 // CHECK-SAME: %[[QMAP:[^:]*]]: !tilegpu.tensor_map {tile.name = "Q@tma0", tilegpu.tensor_map = {box = [64, 64], dims = [1, 0], swizzle = 128 : i64, view = "Q"}}
 // CHECK-SAME: %[[KMAP:[^:]*]]: !tilegpu.tensor_map {tile.name = "K@tma0", tilegpu.tensor_map = {box = [64, 64], dims = [1, 0], swizzle = 128 : i64, view = "K"}}
 // CHECK-SAME: %[[VMAP:[^:]*]]: !tilegpu.tensor_map {tile.name = "V@tma0", tilegpu.tensor_map = {box = [64, 64], dims = [1, 0], swizzle = 128 : i64, view = "V"}}
-// CHECK: %[[QB:.*]] = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+// CHECK: %[[QB:.*]] = tilegpu.alloc : {{.*}}<64x64xf16
 // CHECK: %[[KF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "full"}
 // CHECK: tilegpu.mbarrier_init %[[KF]] arrivals 1
 // CHECK: %[[VF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "full"}
 // CHECK: tilegpu.mbarrier_init %[[VF]] arrivals 1
-// CHECK: %[[QF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "tma"} : !tilegpu.mbarrier<1>
+// CHECK: %[[QF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "tma"} : {{.*}}<1>
 // CHECK-NEXT: tilegpu.mbarrier_init %[[QF]] arrivals 1
 // CHECK-NEXT: tilegpu.barrier
 // CHECK-NEXT: tilegpu.warp_specialize producer(warps = 4, regs = 40) {
