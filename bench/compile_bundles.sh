@@ -9,6 +9,8 @@
 #         ladder : the cuTile post's optimization ladder, one bundle a step
 #         hopper : the Hopper steps of docs/perf.md, one bundle a step
 #                  (B=4 H=32 D=128 fp16, 128x128 tiles, 2 stages)
+#         kernels: gemm, softmax and layernorm (kernels/*.mlir): the variants
+#                  bench/check_kernels.py checks and bench_kernels.py times
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,11 +21,12 @@ BUILD_DIR=${BUILD_DIR:-$root/build}
 compile="$BUILD_DIR/bin/tile-compile"
 mkdir -p "$out"
 
-# variant NAME PARAMS [tile-compile options...]
+# variant NAME PARAMS [tile-compile options...]; the kernel is $KERNEL
+# (default fmha).
 variant() {
   local name=$1 params=$2
   shift 2
-  if "$compile" "$root/kernels/fmha.mlir" --quiet --chip="$CHIP" \
+  if "$compile" "$root/kernels/${KERNEL:-fmha}.mlir" --quiet --chip="$CHIP" \
       --params="$params" -o "$out/$name" "$@"; then
     printf '%-40s %s\n' "$name" "$(python3 -c "import json,sys;d=json.load(open('$out/$name/manifest.json'));p=d.get('ptxas',{});print('regs',p.get('registers'),'spills',p.get('spill_stores'),'smem',d['shared_bytes'],'warps',d['num_warps'],'wgmma' if d.get('mma_version')==3 else 'mma.sync')")"
   else
@@ -66,10 +69,10 @@ check)
   variant "bar-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --warp-specialize=off --sync=barrier --tile-pipeline=$O3
   variant "ws-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tile-pipeline=$O3
   variant "ws-r24-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --producer-regs=24 --tile-pipeline=$O3
-  # Ping-pong and pinned waits (the sm_90a defaults) and TMA loads on
+  # Ping-pong and pinned waits (opt-in, docs/perf.md) and TMA loads on
   # ragged shapes, both causal alignments, GQA, LSE, bf16, D = 64.
-  variant "pp-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
-  variant "pp-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --tile-pipeline=$O3
+  variant "pp-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 --ping-pong=on --pin-waits=true "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
+  variant "pp-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --ping-pong=on --tile-pipeline=$O3
   variant "tma-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tma=on "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
   variant "tma-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tma=on --tile-pipeline=$O3
   variant "tma-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --tma=on --tile-pipeline=$O3
@@ -153,22 +156,71 @@ ladder)
   variant "5o-overlap-nosplit" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
     "--tile-pipeline=tile-O1{fast-math=true remap-blocks=true overlap-mma=true}"
   ;;
+kernels)
+  # GEMM: the defaults (128x128x64, a producer warpgroup on sm_90a), wider
+  # tiles, bf16, the epilogues, B transposed, f32 out.
+  KERNEL=gemm
+  variant "gemm-f16" ""
+  variant "gemm-bf16" "IN_DTYPE=bf16,OUT_DTYPE=bf16"
+  variant "gemm-f16-n256" "BLOCK_N=256"
+  variant "gemm-bf16-n256" "BLOCK_N=256,IN_DTYPE=bf16,OUT_DTYPE=bf16"
+  variant "gemm-f16-bias-relu" "HAS_BIAS=true,ACTIVATION=1"
+  variant "gemm-bf16-tb-gelu-f32" "TRANS_B=true,ACTIVATION=2,IN_DTYPE=bf16,OUT_DTYPE=f32,HAS_BIAS=true"
+  CHIP=sm_80 variant "gemm-f16-sm80" ""
+  # Rows not 16-byte aligned (K or N odd, e.g. 65, 77, 100): 2-byte accesses.
+  variant "gemm-f16-a2" "" --view-align=2 --warp-specialize=off
+  variant "gemm-bf16-bias-a2" "HAS_BIAS=true,ACTIVATION=1,IN_DTYPE=bf16,OUT_DTYPE=bf16" --view-align=2 --warp-specialize=off
+  # Softmax and LayerNorm: a whole row in registers (BLOCK_N >= N; several
+  # rows a block for short rows), the online loop for any N, and 2-byte
+  # aligned variants for odd N. About 32 f32 values per thread.
+  for k in softmax layernorm; do
+    KERNEL=$k
+    p=${k:0:2}
+    variant "$p-n128-r32-w4" "ROWS=32,BLOCK_N=128" --num-warps=4
+    variant "$p-n1024-r4-w4" "ROWS=4,BLOCK_N=1024" --num-warps=4
+    variant "$p-n2048-r2-w4" "ROWS=2,BLOCK_N=2048" --num-warps=4
+    variant "$p-n4096-r1-w4" "ROWS=1,BLOCK_N=4096" --num-warps=4
+    variant "$p-n4096-r2-w8" "ROWS=2,BLOCK_N=4096" --num-warps=8
+    variant "$p-n8192-r1-w8" "ROWS=1,BLOCK_N=8192" --num-warps=8
+    variant "$p-n16384-r1-w16" "ROWS=1,BLOCK_N=16384" --num-warps=16
+    # A whole row of 32768: softmax fits 16 warps (64 values a thread);
+    # LayerNorm's second pass spills there, so it takes the online loop.
+    if [ $k = softmax ]; then
+      variant "$p-n32768-r1-w16" "ROWS=1,BLOCK_N=32768" --num-warps=16
+    fi
+    variant "$p-online-n8192-w16" "ONLINE=true,ROWS=1,BLOCK_N=8192" --num-warps=16
+    variant "$p-online-n4096-w8" "ONLINE=true,ROWS=1,BLOCK_N=4096" --num-warps=8
+    variant "$p-n128-r32-w4-a2" "ROWS=32,BLOCK_N=128" --num-warps=4 --view-align=2
+    variant "$p-n1024-r4-w4-a2" "ROWS=4,BLOCK_N=1024" --num-warps=4 --view-align=2
+    variant "$p-online-n2048-w8-a2" "ONLINE=true,ROWS=1,BLOCK_N=2048" --num-warps=8 --view-align=2
+    variant "$p-bf16-n1024-r4-w4" "ROWS=4,BLOCK_N=1024,DTYPE=bf16" --num-warps=4
+    variant "$p-f32-n1024-r4-w4" "ROWS=4,BLOCK_N=1024,DTYPE=f32" --num-warps=4
+    CHIP=sm_80 variant "$p-n1024-r4-w4-sm80" "ROWS=4,BLOCK_N=1024" --num-warps=4
+  done
+  KERNEL=layernorm
+  variant "la-rms-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,RMS=true" --num-warps=4
+  variant "la-rms-online-n2048-w8-a2" "ONLINE=true,ROWS=1,BLOCK_N=2048,RMS=true" --num-warps=8 --view-align=2
+  ;;
 hopper)
+  # The steps of docs/perf.md (2026-12-01, later), switches explicit.
   for causal in true false; do
     c=$([ $causal = true ] && echo c || echo n)
     p="TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=true"
     ov="--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
-    variant "h8-ws-$c" "$p" --num-warps=8 --stages=2 --ping-pong=off --tile-pipeline=$O3
-    variant "h8o-wsov-nopin-$c" "$p" --num-warps=8 --stages=2 --ping-pong=off --pin-waits=false "$ov"
-    variant "h9-wsov-pin-$c" "$p" --num-warps=8 --stages=2 --ping-pong=off "$ov"
-    variant "h10-ws-pp-$c" "$p" --num-warps=8 --stages=2 --tile-pipeline=$O3
-    variant "h10o-wsov-pin-pp-$c" "$p" --num-warps=8 --stages=2 "$ov"
-    variant "h11-ws-pp-tma-$c" "$p" --num-warps=8 --stages=2 --tma=on --tile-pipeline=$O3
-    variant "h11o-wsov-pin-pp-tma-$c" "$p" --num-warps=8 --stages=2 --tma=on "$ov"
+    w="--num-warps=8 --stages=2"
+    variant "h8-ws-$c" "$p" $w --ping-pong=off --pin-waits=false --tile-pipeline=$O3
+    variant "h8o-ov-nopin-$c" "$p" $w --ping-pong=off --pin-waits=false "$ov"
+    variant "h9-ov-pin-$c" "$p" $w --ping-pong=off --pin-waits=true "$ov"
+    variant "h10-pp-$c" "$p" $w --ping-pong=on --tile-pipeline=$O3
+    variant "h10o-ov-pin-pp-$c" "$p" $w --ping-pong=on --pin-waits=true "$ov"
+    variant "h11-tma-$c" "$p" $w --tma=on --tile-pipeline=$O3
+    variant "h11p-tma-pp-$c" "$p" $w --tma=on --ping-pong=on --tile-pipeline=$O3
+    variant "h11q-ov-pin-tma-$c" "$p" $w --tma=on --pin-waits=true "$ov"
+    variant "h11o-ov-pin-pp-tma-$c" "$p" $w --tma=on --pin-waits=true --ping-pong=on "$ov"
   done
   ;;
 *)
-  echo "unknown set '$set_name' (check, perf, ladder, hopper)" >&2
+  echo "unknown set '$set_name' (check, perf, ladder, kernels, hopper)" >&2
   exit 2
   ;;
 esac

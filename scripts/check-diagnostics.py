@@ -11,7 +11,10 @@ string literals of the statement, in order; the values streamed between them
 (`<< name <<`) are holes. A diagnostic is tested when one line of a file
 under test/ contains every literal piece, in order (of a piece longer than
 40 characters, its first 40 are enough): an `expected-error` line, a
-FileCheck line, or a message a test greps for.
+FileCheck line, or a message a test greps for. The lines of a message of
+several lines may be on consecutive test lines (CHECK-NEXT), and in the
+googletest suites (unittests/) a string literal that clang-format wrapped
+onto the next line continues its line.
 
 Diagnostics that no input reaches are listed, with the reason, in
 scripts/untestable-diagnostics.txt; they are reported and do not fail. A
@@ -54,7 +57,11 @@ RUNNER_STARTS = [r"\breturn\s+(?:std::string\()?\"", r"\bfail\s*\(\s*\""]
 
 START_RE = re.compile("|".join(STARTS))
 RUNNER_RE = re.compile("|".join(RUNNER_STARTS))
+# Between the pieces of two lines of one message.
+NEWLINE = "\n"
 LITERAL_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+# A line that ends in a string literal (not an escaped quote).
+CONTINUED_RE = re.compile(r'(?<!\\)"\s*$')
 UNTESTABLE_LIST = os.path.join(ROOT, "scripts", "untestable-diagnostics.txt")
 
 
@@ -138,12 +145,22 @@ def pieces(statement):
         tail = before.rstrip()
         if tail.endswith("?") or tail.endswith(":") and not tail.endswith("::"):
             continue
-        # A piece is a line of output at most; printf conversions are holes.
-        for part in re.split(r"\n|%[-0-9.]*(?:l?l?[dus]|zu|f|g|x|s)", text):
-            part = part.strip(" '\"`:,.()[]{}")
-            if sum(ch.isalpha() for ch in part) >= 3:
-                result.append(part)
+        # A piece is a line of output at most (NEWLINE marks where the
+        # output goes on with the next line); printf conversions are holes.
+        for n, line in enumerate(text.split("\n")):
+            if n and result and result[-1] != NEWLINE:
+                result.append(NEWLINE)
+            for part in re.split(r"%[-0-9.]*(?:l?l?[dus]|zu|f|g|x|s)", line):
+                part = part.strip(" '\"`:,.()[]{}")
+                if sum(ch.isalpha() for ch in part) >= 3:
+                    result.append(part)
+    while result and result[-1] == NEWLINE:
+        result.pop()
     return result
+
+
+def text_of(parts):
+    return " ... ".join(p for p in parts if p != NEWLINE)
 
 
 def collect(path, text, runner):
@@ -182,19 +199,39 @@ PREFIX = 40
 
 
 def covered(parts, test_lines):
-    for path, lineno, line in test_lines:
+    """Where one test line holds every piece in order; the pieces of a
+    message of several lines may be on as many consecutive lines of one test
+    (FileCheck's CHECK-NEXT)."""
+    for k, (path, lineno, line) in enumerate(test_lines):
         pos = 0
+        j = k
+        may_go_on = False
         for part in parts:
-            i = line.find(part, pos)
-            if i < 0 and len(part) > PREFIX:
-                i = line.find(part[:PREFIX], pos)
-                part = part[:PREFIX]
-            if i < 0:
+            if part == NEWLINE:
+                may_go_on = True
+                continue
+            end = find_piece(test_lines[j][2], part, pos)
+            if end < 0 and may_go_on and j + 1 < len(test_lines) and \
+                    test_lines[j + 1][0] == path:
+                j += 1
+                end = find_piece(test_lines[j][2], part, 0)
+            may_go_on = False
+            if end < 0:
                 break
-            pos = i + len(part)
+            pos = end
         else:
             return "%s:%d" % (path, lineno)
     return None
+
+
+def find_piece(line, part, pos):
+    """Where `part` (or the first PREFIX characters of a long one) ends in
+    `line` when searched from `pos`, or -1."""
+    i = line.find(part, pos)
+    if i < 0 and len(part) > PREFIX:
+        part = part[:PREFIX]
+        i = line.find(part, pos)
+    return i + len(part) if i >= 0 else -1
 
 
 def main():
@@ -222,16 +259,33 @@ def main():
             continue
         try:
             with open(os.path.join(ROOT, path), errors="replace") as f:
-                for n, line in enumerate(f, 1):
-                    test_lines.append((path, n, line))
+                lines = f.read().split("\n")
         except (IsADirectoryError, FileNotFoundError):
-            pass
+            continue
+        n = 0
+        while n < len(lines):
+            line, first = lines[n], n + 1
+            # In C++ tests a message may be a string literal that
+            # clang-format wrapped: adjacent literals, and a `+` before a
+            # literal on the next line, make one line.
+            while path.endswith(".cpp") and n + 1 < len(lines) and \
+                    (CONTINUED_RE.search(line) or
+                     line.rstrip().endswith("+")) and \
+                    lines[n + 1].lstrip().startswith('"'):
+                n += 1
+                if line.rstrip().endswith("+"):
+                    line = line.rstrip() + " " + lines[n].lstrip()
+                else:
+                    line = line[:line.rstrip().rfind('"')] + \
+                        lines[n].lstrip()[1:]
+            test_lines.append((path, first, line))
+            n += 1
 
     listed = read_untestable()
     for d in diagnostics:
         for entry in listed:
             if d["file"] == entry["file"] and \
-                    " ... ".join(d["pieces"]).startswith(entry["start"]):
+                    text_of(d["pieces"]).startswith(entry["start"]):
                 d["untestable"] = entry["reason"]
                 entry["used"] = True
     stale = [e for e in listed if not e["used"]]
@@ -240,8 +294,8 @@ def main():
     for d in diagnostics:
         where = covered(d["pieces"], test_lines)
         if where and d["untestable"]:
-            reached.append((d, " ... ".join(d["pieces"])))
-        text = " ... ".join(d["pieces"])
+            reached.append((d, text_of(d["pieces"])))
+        text = text_of(d["pieces"])
         if args.list:
             print("%s:%d: %s\n    %s" % (d["file"], d["line"], text,
                                          where or "UNTESTED"))

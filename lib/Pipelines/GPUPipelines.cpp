@@ -68,6 +68,9 @@ static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
+  tilegpu::TileGPUSetViewAlignOptions alignOptions;
+  alignOptions.viewAlign = options.viewAlign;
+  func.addPass(tilegpu::createTileGPUSetViewAlign(alignOptions));
   func.addPass(tilegpu::createTileGPULowerMemoryOps());
   func.addPass(tilegpu::createTileGPURematerialize());
   tilegpu::TileGPUAssignLayoutsOptions layoutOptions;
@@ -76,6 +79,7 @@ static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
   layoutOptions.sharedLayout = options.sharedLayout;
   layoutOptions.mmaVersion = options.mmaVersion;
   func.addPass(tilegpu::createTileGPUAssignLayouts(layoutOptions));
+  func.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
   // wgmma issued early, waited for at the first use of its result (before

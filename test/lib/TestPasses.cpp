@@ -10,8 +10,12 @@ namespace tile {
 namespace test {
 
 void registerTestTileGPULayoutMapPass();
+void registerTestTileGPURegisterMovePass();
 
-void registerTestPasses() { registerTestTileGPULayoutMapPass(); }
+void registerTestPasses() {
+  registerTestTileGPULayoutMapPass();
+  registerTestTileGPURegisterMovePass();
+}
 
 } // namespace test
 } // namespace tile

@@ -106,13 +106,20 @@ struct BundleInfo {
   std::string ptx;
 };
 
+/// Whether `name` can be the kernel's PTX .entry and manifest name.
+bool isKernelName(StringRef name) {
+  return !name.empty() && !llvm::isDigit(name.front()) &&
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
 /// The kernel's signature, parameters and launch rules, after the tile stage.
 void describeTileKernel(ModuleOp module, func::FuncOp kernel, StringRef chip,
-                        BundleInfo &info) {
+                        int64_t viewAlign, BundleInfo &info) {
   llvm::raw_string_ostream os(info.tileIR);
   module.print(os);
-  info.described =
-      succeeded(tile::describeKernelForBundle(kernel, info.manifest));
+  info.described = succeeded(
+      tile::describeKernelForBundle(kernel, info.manifest, viewAlign));
   info.manifest.occupancy =
       tilegpu::getLaunchHint(kernel, "occupancy", chip, 1);
 }
@@ -388,8 +395,9 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
   auto observer = std::make_unique<StageObserver>(
       [&](tile::Stage stage, ModuleOp at) {
         auto func = at.lookupSymbol<func::FuncOp>(kernelName);
-        if (stage == tile::Stage::Tile && func)
-          describeTileKernel(at, func, chip, info);
+        // Only a bundle needs the ABI (and reports what it cannot carry).
+        if (stage == tile::Stage::Tile && func && emit == "bundle")
+          describeTileKernel(at, func, chip, options.viewAlign, info);
         if (stage == tile::Stage::TileGPU && func)
           describeTileGPUKernel(func, info);
         if (stage == emitStage() && emit != "bundle" &&
@@ -420,6 +428,13 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
     return module->emitError()
            << "no kernel: a func.func with a 'tile.kernel' attribute";
   kernelName = kernel.getName().str();
+  // The name becomes the PTX .entry: LLVM's NVPTX printer aborts on other
+  // characters.
+  if (!isKernelName(kernelName))
+    return kernel.emitError()
+           << "kernel name '" << kernelName
+           << "' is not an identifier (letters, digits and _, not starting "
+              "with a digit): it names the PTX .entry";
 
   pm.addInstrumentation(std::move(observer));
   if (failed(applyPassManagerCLOptions(pm)) || failed(pm.run(*module)))

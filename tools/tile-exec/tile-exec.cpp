@@ -308,7 +308,8 @@ static LogicalResult readNpyArg(StringRef file, Type argType, HostView &host) {
   }
   if (static_cast<int64_t>(array.shape.size()) != viewType.getRank()) {
     llvm::errs() << "error: @" << file << " has rank " << array.shape.size()
-                 << ", the argument " << viewType.getRank() << "\n";
+                 << ", but the argument has rank " << viewType.getRank()
+                 << "\n";
     return failure();
   }
   host.type = viewType.getElementType();

@@ -122,6 +122,15 @@ TEST(Launch, BindingErrors) {
   EXPECT_EQ(error, "'D' is bound as a view, but kernel gemm has no view "
                    "argument of that name");
   b = binding(64, 32, 64);
+  b.scalars["alpha"] = ScalarBinding::ofReal(1);
+  EXPECT_FALSE(planLaunch(gemm(), b, nullptr, plan, error));
+  EXPECT_EQ(error, "'alpha' is bound as a scalar, but kernel gemm has no "
+                   "scalar argument of that name");
+  b = binding(64, 32, 64);
+  b.scalars.erase("scale");
+  EXPECT_FALSE(planLaunch(gemm(), b, nullptr, plan, error));
+  EXPECT_EQ(error, "the kernel's scalar argument 'scale' is not bound");
+  b = binding(64, 32, 64);
   b.views["C"].dtype = DType::F16;
   EXPECT_FALSE(planLaunch(gemm(), b, nullptr, plan, error));
   EXPECT_EQ(error, "argument 'C' is f16, but the kernel takes f32");
@@ -130,6 +139,23 @@ TEST(Launch, BindingErrors) {
   EXPECT_FALSE(planLaunch(gemm(), b, nullptr, plan, error));
   EXPECT_EQ(error, "argument 'C': dimension 0 has size 4294967296, outside "
                    "the ABI's int32 sizes");
+}
+
+TEST(Launch, IntegerScalars) {
+  Manifest m = gemm();
+  m.abi.push_back(AbiEntry::makeScalar("n", DType::I32));
+  LaunchBinding b = binding(64, 32, 64);
+  b.scalars["n"] = ScalarBinding::ofInt(7);
+  LaunchPlan plan;
+  std::string error;
+  ASSERT_TRUE(planLaunch(m, b, nullptr, plan, error)) << error;
+  EXPECT_EQ(plan.params.params.back().description, "n: i32 = 7");
+  b.scalars["n"] = ScalarBinding::ofReal(1.5);
+  EXPECT_FALSE(planLaunch(m, b, nullptr, plan, error));
+  EXPECT_EQ(error, "argument 'n' is i32, got 1.5");
+  b.scalars["n"] = ScalarBinding::ofInt(int64_t(1) << 31);
+  EXPECT_FALSE(planLaunch(m, b, nullptr, plan, error));
+  EXPECT_EQ(error, "argument 'n' is i32, got 2147483648");
 }
 
 TEST(Launch, GridOverflowAndZero) {
@@ -195,8 +221,14 @@ TEST(Launch, PtxParams) {
   params.params[0].size = 8;
   params.params[1].size = 4;
   EXPECT_FALSE(checkPtxParams(info, "gemm", params, error));
-  EXPECT_NE(error.find("takes 3 parameters, but the manifest abi expands to 2"),
-            std::string::npos);
+  EXPECT_EQ(error, "the PTX entry 'gemm' takes 3 parameters, but the manifest "
+                   "abi expands to 2 (a view of rank R is 1 + 2R parameters, "
+                   "a scalar one, a tensor map one of 128 bytes)");
+  params.params[1].size = 8;
+  params.params[1].description = "A.stride[0]: i64 = 64";
+  EXPECT_FALSE(checkPtxParams(info, "gemm", params, error));
+  EXPECT_EQ(error, "the PTX entry's parameter 1 is 4 bytes, but the manifest "
+                   "abi puts A.stride[0]: i64 = 64 (8 bytes) there");
   EXPECT_FALSE(checkPtxParams(info, "other", params, error));
   EXPECT_EQ(error, "the PTX has no .entry named 'other' (it declares gemm)");
 }

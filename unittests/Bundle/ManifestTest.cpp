@@ -216,6 +216,13 @@ TEST(Manifest, WriteRefusesInvalid) {
   std::string text, error;
   EXPECT_FALSE(writeManifest(m, text, error));
   EXPECT_EQ(error, "abi[0].rank: expected an integer in [1, 8], got 0");
+  // A field only the reader bounds: the writer's read-back catches it.
+  m = sample();
+  m.stages = 65;
+  EXPECT_FALSE(writeManifest(m, text, error));
+  EXPECT_NE(error.find("the written manifest does not read back: stages"),
+            std::string::npos)
+      << error;
 }
 
 TEST(Manifest, SchemaFileListsTheFields) {

@@ -77,6 +77,8 @@ TEST(Npy, Errors) {
   // /dev/zero is refused, not read forever.
   EXPECT_FALSE(readNpy("/dev/zero", a, error));
   EXPECT_EQ(error, "cannot read '/dev/zero': not a regular file");
+  EXPECT_FALSE(writeFileBytes("/nonexistent/x.npy", good, error));
+  EXPECT_EQ(error, "cannot write '/nonexistent/x.npy'");
 }
 
 } // namespace

@@ -57,9 +57,34 @@ TEST(Target, Limits) {
   EXPECT_EQ(error, "grid.y = 65536 exceeds the limit 65535 of sm_90a "
                    "(documented limits of compute capability 9.0)");
   EXPECT_FALSE(checkLaunchLimits({1, 1, 1}, {1024, 1, 1}, 0, 0, 255, l, error));
-  EXPECT_NE(error.find("255 registers x 1024 threads"), std::string::npos);
+  EXPECT_EQ(error, "the block needs 255 registers x 1024 threads = 261120, "
+                   "more than the 65536 registers per block of sm_90a "
+                   "(documented limits of compute capability 9.0)");
+  EXPECT_FALSE(checkLaunchLimits({1, 1, 1}, {32, 32, 2}, 0, 0, -1, l, error));
+  EXPECT_EQ(error, "the block has 2048 threads, more than the 1024 of sm_90a "
+                   "(documented limits of compute capability 9.0)");
+  EXPECT_FALSE(
+      checkLaunchLimits({1, 1, 1}, {128, 1, 1}, 200000, 40000, -1, l, error));
+  EXPECT_EQ(error, "the kernel needs 200000 B dynamic + 40000 B static shared "
+                   "memory per block, more than the 232448 B of sm_90a "
+                   "(documented limits of compute capability 9.0)");
+  EXPECT_FALSE(checkLaunchLimits({1, 1, 1}, {32, 1, 1}, 0, 0, 256, l, error));
+  EXPECT_EQ(error, "the kernel uses 256 registers per thread, more than the "
+                   "255 of sm_90a (documented limits of compute capability "
+                   "9.0)");
   parseSmTarget("sm_86", t);
   EXPECT_EQ(targetLimits(t).maxSharedPerBlock, 101376);
+}
+
+TEST(Target, ScanPtxErrors) {
+  PtxInfo info;
+  std::string error;
+  EXPECT_FALSE(
+      scanPtx(".version 8.5\n.visible .entry k()\n{ ret; }", info, error));
+  EXPECT_EQ(error, "the PTX has no .target directive");
+  EXPECT_FALSE(
+      scanPtx(".version 8.5\n.target sm_80\n.func f()\n{ ret; }", info, error));
+  EXPECT_EQ(error, "the PTX declares no .entry");
 }
 
 TEST(Target, PtxasLog) {

@@ -67,7 +67,20 @@ TEST(Autotune, Cache) {
   std::fputs("{\"format\": \"something-else\"}", f);
   std::fclose(f);
   EXPECT_FALSE(again.load(path, error));
-  EXPECT_NE(error.find("is not a tile-autotune-1 file"), std::string::npos);
+  EXPECT_EQ(error, "autotune cache " + path +
+                       " is not a tile-autotune-1 file (delete it or pass "
+                       "--autotune-cache)");
+  // The cache file's place is taken by a folder: the new file cannot be
+  // renamed over it.
+  std::string taken = dir + "/taken";
+  AutotuneCache blocked;
+  ASSERT_TRUE(blocked.load(taken, error));
+  std::filesystem::create_directories(taken + "/x");
+  EXPECT_FALSE(blocked.save(error));
+  std::string temp = taken + ".tmp." + std::to_string(getpid());
+  EXPECT_EQ(error.find("cannot rename " + temp + " to " + taken + ": "), 0u)
+      << error;
+  EXPECT_FALSE(std::filesystem::exists(temp));
   std::filesystem::remove_all(dir);
 }
 
@@ -89,6 +102,14 @@ TEST(Autotune, ChildProcesses) {
   ASSERT_TRUE(runChild({"/bin/sh", "-c", "kill -SEGV $$"}, 10, output, status,
                        timedOut, error));
   EXPECT_EQ(status, 128 + 11);
+  // A program that cannot be started: the child says why and exits 127.
+  testing::internal::CaptureStderr();
+  ASSERT_TRUE(runChild({"/nonexistent/tile-runner"}, 10, output, status,
+                       timedOut, error));
+  std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(status, 127);
+  EXPECT_EQ(said, "tile-runner: cannot start /nonexistent/tile-runner: No such "
+                  "file or directory\n");
   EXPECT_FALSE(selfExecutable().empty());
 }
 

@@ -70,9 +70,37 @@ TEST(Binding, Errors) {
                               spec, error));
   EXPECT_EQ(error, "--arg X is given twice");
   EXPECT_FALSE(applyOverrides(softmax(), {arg("Y=@/dev/zero")}, spec, error));
-  EXPECT_NE(error.find("the kernel only writes Y"), std::string::npos);
+  EXPECT_EQ(error, "--arg Y=@/dev/zero: the kernel only writes Y (give it a "
+                   "shape, or compare with --ref)");
+  EXPECT_FALSE(applyOverrides(softmax(), {arg("eps=f32[4]")}, spec, error));
+  EXPECT_EQ(error, "--arg eps: a scalar (f32) takes a number");
+  EXPECT_FALSE(applyOverrides(softmax(), {arg("X=2")}, spec, error));
+  EXPECT_EQ(error, "--arg X: a view takes DTYPE[SHAPE] or @FILE.npy");
+  // (2^31 - 1)^2 f32 elements: each size fits, their bytes do not.
+  Manifest wide = softmax();
+  wide.abi[0].dtype = DType::F32;
+  RunSpec fresh;
+  EXPECT_FALSE(applyOverrides(
+      wide,
+      {arg("X=f32[2147483647,2147483647]"), arg("Y=f16[4,8]"), arg("eps=1")},
+      fresh, error));
+  EXPECT_EQ(error, "view argument 'X' f32[2147483647, 2147483647]: its size "
+                   "overflows");
   EXPECT_FALSE(applyOverrides(softmax(), {arg("X=@/dev/zero")}, spec, error));
   EXPECT_EQ(error, "cannot read '/dev/zero': not a regular file");
+}
+
+TEST(Binding, ParseErrors) {
+  ArgOverride a;
+  std::string error;
+  EXPECT_FALSE(parseArgOverride("X=@", a, error));
+  EXPECT_EQ(error, "--arg X=@: no file name");
+  EXPECT_FALSE(parseArgOverride("X=f16[4,8", a, error));
+  EXPECT_EQ(error,
+            "--arg X=f16[4,8: expected a shape in brackets, DTYPE[D0,D1]");
+  SaveRequest save;
+  EXPECT_FALSE(parseSaveRequest("Y=", save, error));
+  EXPECT_EQ(error, "--save takes NAME=FILE.npy, got 'Y='");
 }
 
 TEST(Binding, SeededInputsAndFiles) {

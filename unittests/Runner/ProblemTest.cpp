@@ -135,6 +135,40 @@ TEST(Problem, Attention) {
   ProblemCheck bad;
   ASSERT_TRUE(p->checkOnHost(m, spec, host, bad, error));
   EXPECT_FALSE(bad.passed());
+  // Why, then the seed, once (it was repeated: "...; seed 1 (seed 1)").
+  ASSERT_EQ(bad.failures.size(), 1u);
+  const std::string &why = bad.failures[0];
+  EXPECT_EQ(why.find("max |out - ref| "), 0u) << why;
+  EXPECT_EQ(why.substr(why.size() - 8), "; seed 1") << why;
+  EXPECT_EQ(why.find("seed"), why.rfind("seed")) << why;
+  host.erase("V");
+  ProblemCheck none;
+  EXPECT_FALSE(p->checkOnHost(m, spec, host, none, error));
+  EXPECT_EQ(error, "the attention check needs Q, K, V and Out");
+}
+
+TEST(Problem, AttentionParams) {
+  ProblemOptions o;
+  o.attention.headDim = 32;
+  auto p = makeProblem("attention", o);
+  Manifest m;
+  m.kernel = "fmha";
+  RunSpec spec;
+  EXPECT_EQ(p->checkFits(m, spec), "params lack an integer HEAD_DIM");
+  m.params.push_back({"HEAD_DIM", ParamValue::ofInt(32)});
+  EXPECT_EQ(p->checkFits(m, spec), "params lack an integer QUERY_GROUP_SIZE");
+  m.params.push_back({"QUERY_GROUP_SIZE", ParamValue::ofInt(1)});
+  EXPECT_EQ(p->checkFits(m, spec), "params lack a boolean CAUSAL");
+  m.params.push_back({"CAUSAL", ParamValue::ofBool(false)});
+  EXPECT_EQ(p->checkFits(m, spec), "params lack a boolean EVEN_K");
+  m.params.push_back({"EVEN_K", ParamValue::ofBool(true)});
+  EXPECT_EQ(p->checkFits(m, spec), "params lack a DTYPE string");
+  m.params.push_back({"DTYPE", ParamValue::ofString("f16")});
+  EXPECT_EQ(p->checkFits(m, spec),
+            "EVEN_K = true but params lack a positive TILE_N");
+  m.params.push_back({"TILE_N", ParamValue::ofInt(0)});
+  EXPECT_EQ(p->checkFits(m, spec),
+            "EVEN_K = true but params lack a positive TILE_N");
 }
 
 TEST(Problem, Names) {

@@ -26,6 +26,8 @@
 #ifndef TILE_PIPELINES_PIPELINES_H
 #define TILE_PIPELINES_PIPELINES_H
 
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
@@ -204,6 +206,12 @@ public:
       llvm::cl::desc("Tensor-core instruction: 2 (mma.sync), 3 (wgmma, "
                      "sm_90a), 0 (wgmma where it fits, else mma.sync)"),
       llvm::cl::init(0)};
+  Opt<int> viewAlign{
+      *this, ReadBySource | ReadByLowering, "view-align",
+      llvm::cl::desc("Alignment (bytes: 1, 2, 4, 8 or 16) the kernel assumes "
+                     "for view arguments without tile.align; written per view "
+                     "into the manifest's abi (contract C2)"),
+      llvm::cl::init(kDefaultViewAlign)};
   Opt<int> optLevel{*this, ReadBySource | ReadByLowering, "opt-level",
                     llvm::cl::desc("LLVM optimization level (0-3)"),
                     llvm::cl::init(3)};

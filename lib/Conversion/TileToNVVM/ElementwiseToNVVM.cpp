@@ -1,8 +1,8 @@
 //===- ElementwiseToNVVM.cpp - register-level tile ops --------------------===//
 //
-// Tile construction, elementwise math, reductions and broadcasts: each
-// becomes code on the registers one thread holds, guided by the layouts'
-// index maps.
+// Tile construction, elementwise math and broadcasts: each becomes code on
+// the registers one thread holds, guided by the layouts' index maps.
+// (Reductions: ReduceToNVVM.cpp; math functions: MathToNVVM.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,88 +139,6 @@ struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
   }
 };
 
-/// Combines two scalars with a reduction's operator.
-Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
-  bool isFloat = isa<FloatType>(x.getType());
-  if (kind == ReduceKind::sum)
-    return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
-                   : Value(arith::AddIOp::create(b, loc, x, y));
-  return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, y))
-                 : Value(arith::MaxSIOp::create(b, loc, x, y));
-}
-
-struct ReduceLowering : OpConversionPattern<ReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto srcType = cast<RankedTensorType>(op.getSource().getType());
-    RegisterLayout src = getLayout(srcType);
-    RegisterLayout dst = getLayout(op.getType());
-    unsigned axis = op.getAxis();
-    Type elementType = srcType.getElementType();
-    if (!elementType.isF32() && !elementType.isInteger(32))
-      return op.emitOpError() << "reductions of " << elementType
-                              << " are not lowered (f32 and i32 are)";
-    for (const ThreadTerm &term : src.threadTerms[axis])
-      if (term.isWarp)
-        return op.emitOpError() << "reducing across warps is not lowered "
-                                   "(warps split the other dimension)";
-    SmallVector<Value> elements =
-        unpackVector(rewriter, loc, adaptor.getSource());
-    // In-thread: every register of one output element.
-    SmallVector<Value> partial(dst.getNumRegs());
-    for (auto [reg, coord] : llvm::enumerate(src.regCoords)) {
-      SmallVector<int64_t> key(coord.begin(), coord.end());
-      key[axis] = 0;
-      int64_t out = dst.findReg(key);
-      if (out < 0)
-        return op.emitOpError() << "reduction layouts do not match";
-      partial[out] = partial[out] ? combine(rewriter, loc, op.getKind(),
-                                            partial[out], elements[reg])
-                                  : elements[reg];
-    }
-    // Across lanes: butterfly shuffles over the lane bits along the axis.
-    unsigned laneBits = 0;
-    for (const ThreadTerm &term : src.threadTerms[axis])
-      laneBits |= ((term.mod - 1) * term.div);
-    Value allLanes = i32Const(rewriter, loc, -1);
-    Value clamp = i32Const(rewriter, loc, 31);
-    for (unsigned bit = 1; bit < 32; bit <<= 1) {
-      if (!(laneBits & bit))
-        continue;
-      Value offset = i32Const(rewriter, loc, bit);
-      for (Value &value : partial) {
-        Value other = NVVM::ShflOp::create(rewriter, loc, value.getType(),
-                                           allLanes, value, offset, clamp,
-                                           NVVM::ShflKind::bfly, UnitAttr());
-        value = combine(rewriter, loc, op.getKind(), value, other);
-      }
-    }
-    rewriter.replaceOp(
-        op, packVector(rewriter, loc,
-                       getTypeConverter()->convertType(op.getType()), partial));
-    return success();
-  }
-};
-
-/// Applies `fn` to every register of a vector.
-Value mapScalars(OpBuilder &b, Location loc, Value vector,
-                 function_ref<Value(Value)> fn) {
-  SmallVector<Value> elements = unpackVector(b, loc, vector);
-  for (Value &e : elements)
-    e = fn(e);
-  return packVector(b, loc, vector.getType(), elements);
-}
-
-Value callIntrinsic(OpBuilder &b, Location loc, StringRef name, Type result,
-                    ValueRange args) {
-  return LLVM::CallIntrinsicOp::create(b, loc, result, b.getStringAttr(name),
-                                       args)
-      .getResult(0);
-}
-
 struct Exp2Lowering : OpConversionPattern<Exp2Op> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -320,49 +238,8 @@ struct AsTypeLowering : OpConversionPattern<AsTypeOp> {
   }
 };
 
-/// exp2/log2 from `math` on tiles: the approximate hardware instructions
-/// (libdevice is not linked).
-template <typename MathOp>
-struct MathIntrinsicLowering : OpConversionPattern<MathOp> {
-  MathIntrinsicLowering(TypeConverter &converter, MLIRContext *ctx,
-                        StringRef intrinsic)
-      : OpConversionPattern<MathOp>(converter, ctx, /*benefit=*/2),
-        intrinsic(intrinsic) {}
-  LogicalResult
-  matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value operand = adaptor.getOperand();
-    auto type = dyn_cast<VectorType>(operand.getType());
-    if (!type || !type.getElementType().isF32())
-      return rewriter.notifyMatchFailure(op, "not an f32 tile");
-    Location loc = op.getLoc();
-    rewriter.replaceOp(op, mapScalars(rewriter, loc, operand, [&](Value x) {
-                         return callIntrinsic(rewriter, loc, intrinsic,
-                                              x.getType(), x);
-                       }));
-    return success();
-  }
-  std::string intrinsic;
-};
-
-/// math.fma on tiles -> llvm.intr.fma (fma.rn.f32), not the libdevice call
-/// the upstream math lowering would make (it needs libdevice at link time).
-struct FmaLowering : OpConversionPattern<math::FmaOp> {
-  FmaLowering(TypeConverter &converter, MLIRContext *ctx)
-      : OpConversionPattern<math::FmaOp>(converter, ctx, /*benefit=*/2) {}
-  LogicalResult
-  matchAndRewrite(math::FmaOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isa<VectorType>(adaptor.getA().getType()))
-      return rewriter.notifyMatchFailure(op, "not a tile");
-    rewriter.replaceOpWithNewOp<LLVM::FMAOp>(op, adaptor.getA(), adaptor.getB(),
-                                             adaptor.getC());
-    return success();
-  }
-};
-
-/// Any other elementwise arith/math op on tiles: the same op on the
-/// per-thread vectors (fast-math flags kept).
+/// Any other elementwise arith op on tiles: the same op on the per-thread
+/// vectors (fast-math flags kept). Math functions: MathToNVVM.cpp.
 struct ElementwiseLowering : ConversionPattern {
   ElementwiseLowering(TypeConverter &converter, MLIRContext *ctx)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
@@ -370,7 +247,7 @@ struct ElementwiseLowering : ConversionPattern {
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
     if (!op->hasTrait<OpTrait::Elementwise>() ||
-        !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+        !isa<arith::ArithDialect>(op->getDialect()))
       return failure();
     if (llvm::none_of(op->getResultTypes(),
                       [](Type t) { return isa<RankedTensorType>(t); }))
@@ -443,36 +320,14 @@ struct DimLowering : OpConversionPattern<DimOp> {
   }
 };
 
-/// Reshapes and layout conversions that keep every register in place.
-template <typename Op> struct IdentityLowering : OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = this->getTypeConverter()->convertType(op.getType());
-    Value source = adaptor.getSource();
-    if (source.getType() != type ||
-        op.getSource().getType() != op.getResult().getType())
-      return op.emitOpError() << "is not lowered between these tile types";
-    rewriter.replaceOp(op, source);
-    return success();
-  }
-};
-
 } // namespace
 
 void lowering::populateElementwisePatterns(TileTypeConverter &converter,
                                            RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<FullLowering, TensorConstantLowering, SplatLowering,
-               IotaLowering, BroadcastLowering, ReduceLowering, Exp2Lowering,
-               DivLowering, SelectLowering, AsTypeLowering, BlockIdLowering,
-               NumBlocksLowering, DimLowering, IdentityLowering<ReshapeOp>,
-               IdentityLowering<ConvertLayoutOp>, ElementwiseLowering>(
-      converter, ctx);
-  patterns.add<FmaLowering>(converter, ctx);
-  patterns.add<MathIntrinsicLowering<math::Exp2Op>>(converter, ctx,
-                                                    "llvm.nvvm.ex2.approx.f32");
-  patterns.add<MathIntrinsicLowering<math::Log2Op>>(converter, ctx,
-                                                    "llvm.nvvm.lg2.approx.f");
+               IotaLowering, BroadcastLowering, Exp2Lowering, DivLowering,
+               SelectLowering, AsTypeLowering, BlockIdLowering,
+               NumBlocksLowering, DimLowering, ElementwiseLowering>(converter,
+                                                                    ctx);
 }

@@ -2,11 +2,14 @@
 
 #include "LoweringUtils.h"
 
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -330,4 +333,123 @@ Value lowering::inBounds(OpBuilder &b, Location loc, const ViewDescriptor &view,
     ok = ok ? arith::AndIOp::create(b, loc, ok, in) : in;
   }
   return ok;
+}
+
+Value lowering::threadIndex(OpBuilder &b, Location loc, const RegisterLayout &l,
+                            ArrayRef<int64_t> strides, Value lane, Value warp) {
+  Value sum = i32Const(b, loc, 0);
+  for (auto [d, stride] : llvm::enumerate(strides)) {
+    if (l.threadTerms[d].empty())
+      continue;
+    Value c = threadCoord(b, loc, l, d, lane, warp);
+    if (stride != 1)
+      c = arith::MulIOp::create(b, loc, c, i32Const(b, loc, stride));
+    sum = arith::AddIOp::create(b, loc, sum, c);
+  }
+  return sum;
+}
+
+FailureOr<Value> lowering::scratchBase(OpBuilder &b, Location loc,
+                                       Operation *op) {
+  auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttrName);
+  if (!offset)
+    return op->emitOpError()
+           << "needs shared-memory scratch but has no "
+           << kScratchOffsetAttrName << ": run tilegpu-allocate-shared";
+  Value base = sharedMemoryBase(b, loc, op);
+  return Value(LLVM::GEPOp::create(
+      b, loc, base.getType(), b.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset.getInt())}));
+}
+
+int64_t lowering::knownDivisor(Value v) {
+  static constexpr int64_t kZero = int64_t(1) << 30;
+  auto clamp = [](int64_t x) { return std::min(x, kZero); };
+  APInt constant;
+  if (matchPattern(v, m_ConstantInt(&constant))) {
+    int64_t c = constant.getSExtValue();
+    return c == 0 ? kZero : clamp(c & -c);
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return 1;
+  if (isa<arith::MulIOp>(def))
+    return clamp(knownDivisor(def->getOperand(0)) *
+                 knownDivisor(def->getOperand(1)));
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return std::min(knownDivisor(def->getOperand(0)),
+                    knownDivisor(def->getOperand(1)));
+  if (isa<arith::ShLIOp>(def) &&
+      matchPattern(def->getOperand(1), m_ConstantInt(&constant)) &&
+      constant.getZExtValue() < 30)
+    return clamp(knownDivisor(def->getOperand(0)) << constant.getZExtValue());
+  return 1;
+}
+
+int64_t lowering::getAccessAlign(Operation *op) {
+  if (auto align = op->getAttrOfType<IntegerAttr>(kViewAlignAttrName))
+    return align.getInt();
+  return kDefaultViewAlign;
+}
+
+Value lowering::loadElements(OpBuilder &b, Location loc, Type elementType,
+                             unsigned count, Value ptr) {
+  bool isBool = elementType.isInteger(1);
+  Type memType = isBool ? b.getI8Type() : elementType;
+  int64_t bytes = std::max<int64_t>(1, memType.getIntOrFloatBitWidth() / 8);
+  Type type = count == 1 ? memType : VectorType::get({count}, memType);
+  Value value = LLVM::LoadOp::create(b, loc, type, ptr, bytes * count);
+  if (!isBool)
+    return value;
+  Type boolType =
+      count == 1 ? elementType : VectorType::get({count}, elementType);
+  return arith::TruncIOp::create(b, loc, boolType, value);
+}
+
+void lowering::storeElements(OpBuilder &b, Location loc,
+                             ArrayRef<Value> elements, Value ptr) {
+  Type elementType = elements.front().getType();
+  bool isBool = elementType.isInteger(1);
+  Type memType = isBool ? b.getI8Type() : elementType;
+  int64_t bytes = std::max<int64_t>(1, memType.getIntOrFloatBitWidth() / 8);
+  auto toMemory = [&](Value e) -> Value {
+    return isBool ? Value(arith::ExtUIOp::create(b, loc, memType, e)) : e;
+  };
+  Value value;
+  if (elements.size() == 1) {
+    value = toMemory(elements.front());
+  } else {
+    SmallVector<Value> values = llvm::map_to_vector(elements, toMemory);
+    value = vector::FromElementsOp::create(
+        b, loc, VectorType::get({static_cast<int64_t>(values.size())}, memType),
+        values);
+  }
+  LLVM::StoreOp::create(b, loc, value, ptr, bytes * elements.size());
+}
+
+Value lowering::mapScalars(OpBuilder &b, Location loc, Value vector,
+                           function_ref<Value(Value)> fn) {
+  SmallVector<Value> elements = unpackVector(b, loc, vector);
+  for (Value &e : elements)
+    e = fn(e);
+  return packVector(b, loc, vector.getType(), elements);
+}
+
+Value lowering::callIntrinsic(OpBuilder &b, Location loc, StringRef name,
+                              Type result, ValueRange args) {
+  return LLVM::CallIntrinsicOp::create(b, loc, result, b.getStringAttr(name),
+                                       args)
+      .getResult(0);
+}
+
+void lowering::scratchBarrier(OpBuilder &b, Location loc, Operation *op) {
+  auto threads = op->getAttrOfType<IntegerAttr>(kBarrierThreadsAttrName);
+  if (!threads) {
+    NVVM::Barrier0Op::create(b, loc);
+    return;
+  }
+  // The id tilegpu-warp-specialize gives the consumers' barriers.
+  NVVM::BarrierOp::create(b, loc, TypeRange{}, i32Const(b, loc, 1),
+                          i32Const(b, loc, threads.getInt()),
+                          NVVM::BarrierReductionAttr(), Value());
 }

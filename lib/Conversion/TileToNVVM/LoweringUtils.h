@@ -64,6 +64,13 @@ SmallVector<Value> unpackVector(OpBuilder &b, Location loc, Value vector);
 Value packVector(OpBuilder &b, Location loc, Type vectorType,
                  ArrayRef<Value> elements);
 
+/// Applies `fn` to every register of a vector.
+Value mapScalars(OpBuilder &b, Location loc, Value vector,
+                 function_ref<Value(Value)> fn);
+/// A call of the LLVM intrinsic `name`.
+Value callIntrinsic(OpBuilder &b, Location loc, StringRef name, Type result,
+                    ValueRange args);
+
 /// Base of the block's dynamic shared memory (!llvm.ptr<3>).
 Value sharedMemoryBase(OpBuilder &b, Location loc, Operation *from);
 /// Replaces an allocation op (tilegpu.alloc, tilegpu.mbarrier_alloc) by its
@@ -116,6 +123,45 @@ Value viewElementAddress(OpBuilder &b, Location loc, const ViewDescriptor &view,
 Value inBounds(OpBuilder &b, Location loc, const ViewDescriptor &view,
                ArrayRef<Value> coords);
 
+/// The thread's part of the index sum(coord[d] * strides[d]) of the
+/// elements it holds in layout `l` (an i32).
+Value threadIndex(OpBuilder &b, Location loc, const tilegpu::RegisterLayout &l,
+                  ArrayRef<int64_t> strides, Value lane, Value warp);
+
+/// The scratch area tilegpu-allocate-shared gave `op` (!llvm.ptr<3>), or
+/// failure (reported at the op) when it has none.
+FailureOr<Value> scratchBase(OpBuilder &b, Location loc, Operation *op);
+
+/// Name of the attribute the conversion puts on ops that synchronize the
+/// block around their scratch area inside a warp-specialized kernel's
+/// consumers: the consumer thread count (the producer warps do not come).
+constexpr llvm::StringLiteral kBarrierThreadsAttrName =
+    "tilegpu.barrier_threads";
+
+/// A barrier over the threads that run `op`: bar.sync 0 for the whole
+/// block, or named barrier 1 over the consumer threads in a
+/// warp-specialized kernel (tilegpu.barrier_threads).
+void scratchBarrier(OpBuilder &b, Location loc, Operation *op);
+
+/// The largest power of two known to divide the i32 value `v` (constants,
+/// products, sums and shifts of them; 2^30 for 0, 1 when unknown).
+int64_t knownDivisor(Value v);
+
+/// Name of the attribute the conversion puts on each op that accesses a
+/// view: the alignment (bytes) the kernel assumes for it (its `tile.align`).
+constexpr llvm::StringLiteral kViewAlignAttrName = "tilegpu.view_align";
+
+/// The alignment (bytes) assumed for the view `op` accesses: its
+/// tilegpu.view_align, or 16 (the default of view-align) when absent.
+int64_t getAccessAlign(Operation *op);
+
+/// Loads `count` consecutive elements (a vector when count > 1, aligned to
+/// its size) at `ptr`, or stores them; i1 elements go through memory as i8.
+Value loadElements(OpBuilder &b, Location loc, Type elementType, unsigned count,
+                   Value ptr);
+void storeElements(OpBuilder &b, Location loc, ArrayRef<Value> elements,
+                   Value ptr);
+
 /// Name of the dynamic shared-memory symbol in the gpu.module.
 constexpr llvm::StringLiteral kSharedMemorySymbol = "__tile_shared_memory";
 
@@ -127,6 +173,14 @@ void populateMmaPatterns(TileTypeConverter &converter,
                          RewritePatternSet &patterns);
 void populateWgmmaPatterns(TileTypeConverter &converter,
                            RewritePatternSet &patterns);
+void populateConvertLayoutPatterns(TileTypeConverter &converter,
+                                   RewritePatternSet &patterns);
+void populateReducePatterns(TileTypeConverter &converter,
+                            RewritePatternSet &patterns);
+void populateGlobalAccessPatterns(TileTypeConverter &converter,
+                                  RewritePatternSet &patterns);
+void populateMathPatterns(TileTypeConverter &converter,
+                          RewritePatternSet &patterns);
 void populateBarrierPatterns(TileTypeConverter &converter,
                              RewritePatternSet &patterns);
 void populateTmaPatterns(TileTypeConverter &converter,

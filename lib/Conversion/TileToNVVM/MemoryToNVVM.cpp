@@ -1,7 +1,7 @@
 //===- MemoryToNVVM.cpp - global and shared memory ------------------------===//
 //
-// Shared buffers, cp.async copies into swizzled shared memory, register
-// loads and stores of distributed tiles, waits and barriers.
+// Shared buffers, cp.async copies into swizzled shared memory, waits and
+// barriers. (Register loads and stores: GlobalAccessToNVVM.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,19 +70,29 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     auto layout = cast<SharedLayoutAttr>(bufferType.getLayout());
     ArrayRef<int64_t> shape = bufferType.getTileShape();
     unsigned inner = layout.getOrder()[0];
-    int64_t vec = layout.getVec();
+    // 16-byte copies (cp.async.cg), or 8 and 4 bytes (cp.async.ca) for
+    // views the kernel assumes aligned only that far (tile.align).
+    int64_t elementBytes =
+        bufferType.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t copyBytes = std::min<int64_t>(16, getAccessAlign(op));
+    if (copyBytes < 4)
+      return op.emitOpError() << "cp.async needs views aligned to 4 bytes at "
+                                 "least (this one: "
+                              << copyBytes << ")";
+    int64_t vec = copyBytes / elementBytes;
     int64_t innerSize = shape[inner], outerSize = shape[1 - inner];
-    if (innerSize % vec != 0)
+    if (innerSize % layout.getVec() != 0)
       return op.emitOpError() << "the contiguous tile dimension (" << innerSize
-                              << ") must be a multiple of " << vec;
+                              << ") must be a multiple of " << layout.getVec();
     int64_t perRow = innerSize / vec;
+    // The thread part of a column, in 16-byte vectors of the layout.
+    unsigned columnBits = llvm::Log2_64(innerSize / layout.getVec());
     int64_t total = perRow * outerSize;
     unsigned rank = op.getView().getType().getRank();
     ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
     ArrayRef<int64_t> dims = op.getDims();
     int64_t innerViewDim = dims[inner], outerViewDim = dims[1 - inner];
     Type elementType = bufferType.getElementType();
-    int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
 
     Value perRowC = i32Const(rewriter, loc, perRow);
     Value vecC = i32Const(rewriter, loc, vec);
@@ -103,8 +113,11 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
       // its source address may lie outside the view, as CUTLASS's zfill
       // copies do; no clamped address needs to stay live.
       bytes = arith::SelectOp::create(rewriter, loc, inside, bytes, zero);
-      NVVM::CpAsyncOp::create(rewriter, loc, dst, src, /*size=*/16u,
-                              NVVM::LoadCacheModifierKind::CG, bytes);
+      NVVM::CpAsyncOp::create(rewriter, loc, dst, src,
+                              static_cast<unsigned>(copyBytes),
+                              copyBytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                              : NVVM::LoadCacheModifierKind::CA,
+                              bytes);
     };
     Value dstBase = opaqueInLoop(rewriter, loc, op, adaptor.getBuffer());
     auto dstOf = [&](Value tRow, int64_t cRow, Value col, unsigned bits) {
@@ -147,7 +160,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
           arith::MulIOp::create(rewriter, loc, view.strides[outerViewDim],
                                 i64Const(rewriter, loc, rowsPerRound));
       Value outer = coords[outerViewDim];
-      unsigned bits = llvm::Log2_64(perRow);
+      unsigned bits = columnBits;
       for (int64_t round = 0; round * rowsPerRound < outerSize; ++round) {
         if (round > 0) {
           src = LLVM::GEPOp::create(rewriter, loc, src.getType(), elementType,
@@ -186,7 +199,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
         inside = arith::AndIOp::create(rewriter, loc, inside, pred);
       Value src = viewElementAddress(rewriter, loc, view, coords, elementType);
       issue(inside, innerBytes(coords[innerViewDim]), src,
-            dstOf(row, 0, col, llvm::Log2_64(perRow)));
+            dstOf(row, 0, col, columnBits));
     }
     rewriter.eraseOp(op);
     return success();
@@ -223,180 +236,11 @@ struct BarrierLowering : OpConversionPattern<BarrierOp> {
   }
 };
 
-/// The thread-dependent part of every coordinate of a layout.
-SmallVector<Value> threadCoords(OpBuilder &b, Location loc,
-                                const RegisterLayout &layout, Value lane,
-                                Value warp) {
-  SmallVector<Value> coords;
-  for (unsigned d = 0; d < layout.threadTerms.size(); ++d)
-    coords.push_back(threadCoord(b, loc, layout, d, lane, warp));
-  return coords;
-}
-
-/// Coordinates of register `reg` of a distributed tile in the view:
-/// the tile's non-unit dimensions walk `dims` from the offsets.
-SmallVector<Value>
-registerViewCoords(OpBuilder &b, Location loc, RankedTensorType type,
-                   const RegisterLayout &layout, ArrayRef<Value> threadPart,
-                   ValueRange offsets, ArrayRef<int64_t> dims, int64_t reg) {
-  SmallVector<Value> coords(offsets);
-  unsigned next = 0;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    if (type.getDimSize(d) == 1 &&
-        type.getRank() > static_cast<int64_t>(dims.size()))
-      continue;
-    int64_t viewDim = dims[next++];
-    Value c = arith::AddIOp::create(b, loc, threadPart[d],
-                                    i32Const(b, loc, layout.regCoords[reg][d]));
-    coords[viewDim] = arith::AddIOp::create(b, loc, coords[viewDim], c);
-  }
-  return coords;
-}
-
-struct LoadLowering : OpConversionPattern<tilegpu::LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tilegpu::LoadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType type = op.getType();
-    RegisterLayout layout = getLayout(type);
-    unsigned rank = op.getView().getType().getRank();
-    ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
-    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
-    SmallVector<Value> threadPart =
-        threadCoords(rewriter, loc, layout, lane, warp);
-    Type elementType = type.getElementType();
-    auto floatType = dyn_cast<FloatType>(elementType);
-    TypedAttr padAttr;
-    switch (op.getPadding()) {
-    case Padding::zero:
-      padAttr = rewriter.getZeroAttr(elementType);
-      break;
-    case Padding::neg_inf:
-    case Padding::pos_inf:
-      padAttr = FloatAttr::get(
-          floatType, APFloat::getInf(floatType.getFloatSemantics(),
-                                     op.getPadding() == Padding::neg_inf));
-      break;
-    case Padding::nan:
-      padAttr = FloatAttr::get(floatType,
-                               APFloat::getNaN(floatType.getFloatSemantics()));
-      break;
-    }
-    Value pad = arith::ConstantOp::create(rewriter, loc, padAttr);
-    SmallVector<Value> elements;
-    for (int64_t reg = 0; reg < layout.getNumRegs(); ++reg) {
-      SmallVector<Value> coords =
-          registerViewCoords(rewriter, loc, type, layout, threadPart,
-                             adaptor.getOffsets(), op.getDims(), reg);
-      Value inside = inBounds(rewriter, loc, view, coords);
-      SmallVector<Value> safe;
-      for (Value c : coords)
-        safe.push_back(arith::SelectOp::create(rewriter, loc, inside, c,
-                                               i32Const(rewriter, loc, 0)));
-      Value addr = viewElementAddress(rewriter, loc, view, safe, elementType);
-      Value value = LLVM::LoadOp::create(rewriter, loc, elementType, addr);
-      elements.push_back(
-          arith::SelectOp::create(rewriter, loc, inside, value, pad));
-    }
-    rewriter.replaceOp(op, packVector(rewriter, loc,
-                                      getTypeConverter()->convertType(type),
-                                      elements));
-    return success();
-  }
-};
-
-/// Stores every register the thread owns, predicated on the view's bounds;
-/// two 16-bit elements adjacent along the view's last dimension go out as
-/// one 32-bit store (the view's last dimension is contiguous).
-struct StoreLowering : OpConversionPattern<tilegpu::StoreOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tilegpu::StoreOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = cast<RankedTensorType>(op.getValue().getType());
-    RegisterLayout layout = getLayout(type);
-    unsigned rank = op.getView().getType().getRank();
-    ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
-    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
-    SmallVector<Value> threadPart =
-        threadCoords(rewriter, loc, layout, lane, warp);
-    Value owner = isOwnerThread(rewriter, loc, layout, lane, warp);
-    Type elementType = type.getElementType();
-    SmallVector<Value> elements =
-        unpackVector(rewriter, loc, adaptor.getValue());
-    ArrayRef<int64_t> dims = op.getDims();
-    int64_t lastTileDim = type.getRank() - 1;
-    bool canPair = elementType.getIntOrFloatBitWidth() == 16 && !dims.empty() &&
-                   dims.back() == static_cast<int64_t>(rank) - 1 &&
-                   type.getDimSize(lastTileDim) % 2 == 0;
-    for (int64_t reg = 0; reg < layout.getNumRegs(); ++reg) {
-      SmallVector<Value> coords =
-          registerViewCoords(rewriter, loc, type, layout, threadPart,
-                             adaptor.getOffsets(), dims, reg);
-      // Pair with the next register when it is the next element of the row.
-      bool paired = false;
-      if (canPair && reg + 1 < layout.getNumRegs()) {
-        SmallVector<int64_t> next(layout.regCoords[reg].begin(),
-                                  layout.regCoords[reg].end());
-        next[lastTileDim] += 1;
-        paired = layout.regCoords[reg + 1] == ArrayRef<int64_t>(next) &&
-                 layout.regCoords[reg][lastTileDim] % 2 == 0;
-      }
-      Value inside = inBounds(rewriter, loc, view, coords);
-      if (owner)
-        inside = arith::AndIOp::create(rewriter, loc, inside, owner);
-      if (!paired) {
-        storeIf(rewriter, loc, inside, elements[reg], view, coords, elementType,
-                /*alignment=*/0);
-        continue;
-      }
-      // The pair's second element is inside when its column is: then one
-      // 32-bit store; else the first alone, if it is inside.
-      SmallVector<Value> second(coords);
-      second[rank - 1] = arith::AddIOp::create(rewriter, loc, second[rank - 1],
-                                               i32Const(rewriter, loc, 1));
-      Value both = arith::AndIOp::create(rewriter, loc, inside,
-                                         inBounds(rewriter, loc, view, second));
-      auto pairType = VectorType::get({2}, elementType);
-      Value pair = vector::FromElementsOp::create(
-          rewriter, loc, pairType,
-          ValueRange{elements[reg], elements[reg + 1]});
-      auto ifOp = scf::IfOp::create(rewriter, loc, both, /*else=*/true);
-      {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(ifOp.thenBlock());
-        Value addr =
-            viewElementAddress(rewriter, loc, view, coords, elementType);
-        LLVM::StoreOp::create(rewriter, loc, pair, addr, /*alignment=*/4);
-        rewriter.setInsertionPointToStart(ifOp.elseBlock());
-        storeIf(rewriter, loc, inside, elements[reg], view, coords, elementType,
-                /*alignment=*/0);
-      }
-      ++reg;
-    }
-    rewriter.eraseOp(op);
-    return success();
-  }
-
-  static void storeIf(OpBuilder &b, Location loc, Value cond, Value value,
-                      const ViewDescriptor &view, ArrayRef<Value> coords,
-                      Type elementType, unsigned alignment) {
-    auto ifOp = scf::IfOp::create(b, loc, cond, /*else=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    Value addr = viewElementAddress(b, loc, view, coords, elementType);
-    LLVM::StoreOp::create(b, loc, value, addr, alignment);
-  }
-};
-
 } // namespace
 
 void lowering::populateMemoryPatterns(TileTypeConverter &converter,
                                       RewritePatternSet &patterns) {
   patterns.add<AllocLowering, SubviewLowering, AsyncCopyLowering,
-               AsyncCommitLowering, AsyncWaitLowering, BarrierLowering,
-               LoadLowering, StoreLowering>(converter, patterns.getContext());
+               AsyncCommitLowering, AsyncWaitLowering, BarrierLowering>(
+      converter, patterns.getContext());
 }

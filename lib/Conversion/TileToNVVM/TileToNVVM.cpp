@@ -10,6 +10,7 @@
 
 #include "LoweringUtils.h"
 
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -60,6 +61,39 @@ gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module) {
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   b.getUnitAttr());
   return gpuModule;
+}
+
+/// Records on every op that accesses a view the alignment the kernel
+/// assumes for it (the argument's tile.align), which the outlined gpu.func
+/// no longer carries: the lowering takes vector widths from it.
+void recordViewAlignment(func::FuncOp kernel) {
+  kernel.walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      auto arg = dyn_cast<BlockArgument>(operand);
+      if (!arg || !isa<ViewType>(arg.getType()) ||
+          arg.getOwner() != &kernel.getBody().front())
+        continue;
+      if (auto align = kernel.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                            kAlignArgAttrName))
+        op->setAttr(kViewAlignAttrName, align);
+    }
+  });
+}
+
+/// Ops that synchronize the block around their scratch area but run in
+/// the consumers of a warp-specialized kernel synchronize the consumers
+/// only (the producer warps never reach them).
+void recordConsumerBarriers(func::FuncOp kernel) {
+  kernel.walk([&](tilegpu::WarpSpecializeOp ws) {
+    int64_t threads =
+        static_cast<int64_t>(ws.getConsumerWarps()) * tilegpu::kWarpSize;
+    ws.getConsumers().walk([&](Operation *op) {
+      if (tilegpu::getScratchBytes(op) > 0)
+        op->setAttr(
+            kBarrierThreadsAttrName,
+            IntegerAttr::get(IntegerType::get(op->getContext(), 32), threads));
+    });
+  });
 }
 
 /// Moves `kernel` into the gpu.module as a gpu.func with the flattened ABI.
@@ -155,10 +189,11 @@ LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
   return success();
 }
 
-/// wgmma reads shared memory through the async proxy, cp.async writes it
-/// through the generic one: in a kernel with wgmma, each thread orders its
-/// completed copies before the barrier that publishes them to the
-/// warpgroups (fence.proxy.async after every cp.async wait).
+/// wgmma reads shared memory through the async proxy, cp.async and
+/// st.shared write it through the generic one: in a kernel with wgmma, each
+/// thread orders its completed copies and stores before the barrier that
+/// publishes them to the warpgroups (fence.proxy.async after every cp.async
+/// wait and tilegpu.local_store).
 void insertProxyFences(gpu::GPUFuncOp func) {
   bool usesWgmma = false;
   func.walk([&](tilegpu::MmaOp mma) {
@@ -168,11 +203,14 @@ void insertProxyFences(gpu::GPUFuncOp func) {
   });
   if (!usesWgmma)
     return;
-  func.walk([&](tilegpu::AsyncWaitOp wait) {
-    OpBuilder b(wait->getContext());
-    b.setInsertionPointAfter(wait);
+  // Stores of registers to shared memory (tilegpu.local_store) too.
+  func.walk([&](Operation *op) {
+    if (!isa<tilegpu::AsyncWaitOp, tilegpu::LocalStoreOp>(op))
+      return;
+    OpBuilder b(op->getContext());
+    b.setInsertionPointAfter(op);
     NVVM::FenceProxyOp::create(
-        b, wait.getLoc(), NVVM::ProxyKind::async_shared,
+        b, op->getLoc(), NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(b.getContext(),
                                    NVVM::SharedSpace::shared_cta));
   });
@@ -199,6 +237,8 @@ struct ConvertTileToNVVMPass
                 TileDialect::getKernelAttrName()))
           if (auto occ = dyn_cast_or_null<IntegerAttr>(hints.get("occupancy")))
             kernel->setAttr("tilegpu.occupancy", occ);
+      recordViewAlignment(kernel);
+      recordConsumerBarriers(kernel);
       if (failed(outlineKernel(kernel, gpuModule)))
         return signalPassFailure();
     }
@@ -209,7 +249,9 @@ struct ConvertTileToNVVMPass
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
                            vector::VectorDialect, gpu::GPUDialect>();
     target.addIllegalDialect<TileDialect, tilegpu::TileGPUDialect>();
-    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+    // Math functions on tiles and scalars: MathToNVVM.cpp (no libdevice).
+    target.addIllegalDialect<math::MathDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect>(
         [](Operation *op) { return !hasTileTypes(op); });
     target.addLegalOp<UnrealizedConversionCastOp>();
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
@@ -218,6 +260,10 @@ struct ConvertTileToNVVMPass
     populateMemoryPatterns(converter, patterns);
     populateMmaPatterns(converter, patterns);
     populateWgmmaPatterns(converter, patterns);
+    populateConvertLayoutPatterns(converter, patterns);
+    populateReducePatterns(converter, patterns);
+    populateGlobalAccessPatterns(converter, patterns);
+    populateMathPatterns(converter, patterns);
     populateBarrierPatterns(converter, patterns);
     populateTmaPatterns(converter, patterns);
     for (gpu::GPUFuncOp func : gpuModule.getOps<gpu::GPUFuncOp>())

@@ -32,17 +32,16 @@ func.func @no_offset(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warps = 1 
 
 // -----
 
-#mma = #tilegpu.mma<version = 2, warps = [1, 1]>
-#cols = #tilegpu.slice<dim = 0, parent = #mma>
-// Column reductions (axis 0) are not lowered; the check rejects any warp
-// term along the axis, even the trivial one of a one-warp layout.
-func.func @column_reduce(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
+#mma = #tilegpu.mma<version = 2, warps = [2, 1]>
+// A reduction across warps needs the scratch area tilegpu-allocate-shared
+// gives it.
+func.func @reduce_without_scratch(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 2 : i32} {
   %c0 = arith.constant 0 : i32
-  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<16x8xf32, #mma>
-  // expected-error @+2 {{'tile.reduce' op reducing across warps is not lowered (warps split the other dimension)}}
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<32x8xf32, #mma>
+  // expected-error @+2 {{'tile.reduce' op needs shared-memory scratch but has no tilegpu.scratch_offset: run tilegpu-allocate-shared}}
   // expected-error @+1 {{failed to legalize operation 'tile.reduce' that was explicitly marked illegal}}
-  %s = tile.reduce %x sum axis 0 keepdims : tensor<16x8xf32, #mma> -> tensor<1x8xf32, #cols>
-  tilegpu.store %s, %A[%c0, %c0] dims [1] : tensor<1x8xf32, #cols>, !tile.view<?x?xf32>
+  %s = tile.reduce %x sum axis 0 keepdims : tensor<32x8xf32, #mma> -> tensor<1x8xf32, #mma>
+  tilegpu.store %s, %A[%c0, %c0] dims [1] : tensor<1x8xf32, #mma>, !tile.view<?x?xf32>
   return
 }
 
@@ -123,11 +122,11 @@ func.func @copy_ragged_row(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warp
 // -----
 
 #mma = #tilegpu.mma<version = 2, warps = [1, 1]>
-// Layout conversions that move data are not implemented.
+// Layouts over different numbers of warps have no register move.
 func.func @convert_layout(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
   %c0 = arith.constant 0 : i32
   %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<32x8xf32, #mma>
-  // expected-error @+2 {{'tilegpu.convert_layout' op is not lowered between these tile types}}
+  // expected-error @+2 {{'tilegpu.convert_layout' op has no register move from 'tensor<32x8xf32, #tilegpu.mma<version = 2, warps = [1, 1]>>' to 'tensor<32x8xf32, #tilegpu.mma<version = 2, warps = [2, 1]>>'}}
   // expected-error @+1 {{failed to legalize operation 'tilegpu.convert_layout' that was explicitly marked illegal}}
   %y = tilegpu.convert_layout %x : tensor<32x8xf32, #mma> -> tensor<32x8xf32, #tilegpu.mma<version = 2, warps = [2, 1]>>
   tilegpu.store %y, %A[%c0, %c0] dims [0, 1] : tensor<32x8xf32, #tilegpu.mma<version = 2, warps = [2, 1]>>, !tile.view<?x?xf32>
@@ -150,6 +149,34 @@ func.func @wgmma_padded(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps =
   %d = tilegpu.mma %a, %b, %acc : !tilegpu.smem<64x64xf16, #wg>,
       !tilegpu.smem<64x64xf16, #pad>, tensor<64x64xf32, #mma>
   tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]>
+// Math functions outside the set lowered without libdevice are named.
+func.func @math_sin(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<8x16xf32, #b>
+  // expected-error @+2 {{'math.sin' op is not lowered for the GPU (no libdevice is linked): math functions are exp, exp2, log, log2, tanh, sqrt, rsqrt, floor and ceil on f32/f16/bf16, and fma, absf, copysign, absi}}
+  // expected-error @+1 {{failed to legalize operation 'math.sin' that was explicitly marked illegal}}
+  %y = math.sin %x : tensor<8x16xf32, #b>
+  tilegpu.store %y, %A[%c0, %c0] dims [0, 1] : tensor<8x16xf32, #b>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+// cp.async cannot copy from a view aligned below 4 bytes
+// (tilegpu-assign-layouts stages such operands through registers).
+func.func @copy_narrow(%A: !tile.view<?x?xf16> {tile.align = 2 : i64}) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %buf = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<16x16xf16, #pad>
+  // expected-error @+2 {{'tilegpu.async_copy' op cp.async needs views aligned to 4 bytes at least (this one: 2)}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.async_copy' that was explicitly marked illegal}}
+  tilegpu.async_copy %A[%c0, %c0] dims [0, 1] into %buf : !tile.view<?x?xf16>, !tilegpu.smem<16x16xf16, #pad>
   return
 }
 
@@ -239,11 +266,12 @@ func.func @broadcast_threads(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_wa
 #mma1 = #tilegpu.mma<version = 2, warps = [1, 1]>
 #mma2 = #tilegpu.mma<version = 2, warps = [2, 1]>
 #rows2 = #tilegpu.slice<dim = 1, parent = #mma2>
-// The same for a reduction: its result slice must have the source's parent.
+// The same for a reduction: the result must be held by the threads that
+// hold the source rows it reduces.
 func.func @reduce_layouts(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 2 : i32} {
   %c0 = arith.constant 0 : i32
   %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<32x8xf32, #mma1>
-  // expected-error @+2 {{'tile.reduce' op reduction layouts do not match}}
+  // expected-error @+2 {{'tile.reduce' op the result layout does not keep the source's threads}}
   // expected-error @+1 {{failed to legalize operation 'tile.reduce' that was explicitly marked illegal}}
   %s = tile.reduce %x sum axis 1 keepdims : tensor<32x8xf32, #mma1> -> tensor<32x1xf32, #rows2>
   tilegpu.store %s, %A[%c0, %c0] dims [0, 1] : tensor<32x1xf32, #rows2>, !tile.view<?x?xf32>
@@ -260,5 +288,31 @@ func.func @copy_threads(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warps =
   // expected-error @+2 {{'tilegpu.async_copy' op tilegpu.threads must be [first, count]}}
   // expected-error @+1 {{failed to legalize operation 'tilegpu.async_copy' that was explicitly marked illegal}}
   tilegpu.async_copy %A[%c0, %c0] dims [0, 1] into %b {tilegpu.threads = array<i32: 0>} : !tile.view<?x?xf16>, !tilegpu.smem<16x16xf16, #pad>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]>
+// Integer tiles have no infinity or NaN to pad with (tile.load refuses it;
+// a tilegpu.load written directly is refused here).
+func.func @pad_int_inf(%A: !tile.view<?x?xi32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+2 {{'tilegpu.load' op pads an integer tile with infinity}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.load' that was explicitly marked illegal}}
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] padding neg_inf : !tile.view<?x?xi32> -> tensor<8x16xi32, #b>
+  tilegpu.store %x, %A[%c0, %c0] dims [0, 1] : tensor<8x16xi32, #b>, !tile.view<?x?xi32>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]>
+func.func @pad_int_nan(%A: !tile.view<?x?xi32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+2 {{'tilegpu.load' op pads an integer tile with NaN}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.load' that was explicitly marked illegal}}
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] padding nan : !tile.view<?x?xi32> -> tensor<8x16xi32, #b>
+  tilegpu.store %x, %A[%c0, %c0] dims [0, 1] : tensor<8x16xi32, #b>, !tile.view<?x?xi32>
   return
 }

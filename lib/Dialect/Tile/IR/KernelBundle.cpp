@@ -47,7 +47,8 @@ static bool isDeadBranch(Operation *op) {
 }
 
 LogicalResult mlir::tile::describeKernelForBundle(func::FuncOp kernel,
-                                                  bundle::Manifest &m) {
+                                                  bundle::Manifest &m,
+                                                  int64_t defaultAlign) {
   m.kernel = m.entry = kernel.getName().str();
 
   // What the kernel does with each view argument.
@@ -84,7 +85,7 @@ LogicalResult mlir::tile::describeKernelForBundle(func::FuncOp kernel,
       e.rank = static_cast<int>(view.getRank());
       element = view.getElementType();
       auto align = kernel.getArgAttrOfType<IntegerAttr>(i, kAlignArgAttrName);
-      e.align = static_cast<int>(align ? align.getInt() : kDefaultViewAlign);
+      e.align = static_cast<int>(align ? align.getInt() : defaultAlign);
       e.access = access.lookup(kernel.getArgument(i));
     } else {
       e.kind = bundle::AbiEntry::Kind::Scalar;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "tile/Bundle/Expr.h"
@@ -417,13 +418,18 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
-  if (attr.getName().getValue() == "tile.align") {
+  if (attr.getName().getValue() == kAlignArgAttrName) {
     // Contract C2: the alignment (bytes) a view argument is compiled for.
     auto align = dyn_cast<IntegerAttr>(attr.getValue());
     if (!align || align.getInt() < 1 || align.getInt() > 16 ||
         !llvm::isPowerOf2_64(align.getInt()))
       return op->emitOpError() << "'tile.align' of argument " << argIndex
                                << " must be a power of two in [1, 16]";
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    if (func && argIndex < func.getNumArguments() &&
+        !isa<ViewType>(func.getArgumentTypes()[argIndex]))
+      return op->emitOpError() << "'tile.align' of argument " << argIndex
+                               << " belongs on a view argument";
     return success();
   }
   if (attr.getName().getValue() != getArgNameAttrName())

@@ -55,13 +55,50 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult BlockedLayoutAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> threadsPerWarp,
+    ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order) {
+  size_t rank = order.size();
+  if (rank == 0 || sizePerThread.size() != rank ||
+      threadsPerWarp.size() != rank || warpsPerCTA.size() != rank)
+    return emitError() << "a blocked layout needs sizePerThread, "
+                          "threadsPerWarp, warpsPerCTA and order of one rank "
+                          "(at least 1)";
+  SmallVector<bool> seen(rank, false);
+  for (unsigned d : order) {
+    if (d >= rank || seen[d])
+      return emitError() << "blocked layout order must be a permutation of "
+                            "the dimensions";
+    seen[d] = true;
+  }
+  unsigned lanes = 1, warps = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    for (unsigned v : {sizePerThread[d], threadsPerWarp[d], warpsPerCTA[d]})
+      if (v == 0 || !llvm::isPowerOf2_32(v))
+        return emitError() << "blocked layout parameters must be powers of "
+                              "two";
+    lanes *= threadsPerWarp[d];
+    warps *= warpsPerCTA[d];
+  }
+  if (lanes != kWarpSize)
+    return emitError() << "threadsPerWarp must multiply to 32, got " << lanes;
+  if (warps > 32)
+    return emitError() << "warpsPerCTA must multiply to at most 32, got "
+                       << warps;
+  return success();
+}
+
 LogicalResult
 SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         unsigned dim, Attribute parent) {
-  if (!isa<MmaLayoutAttr>(parent))
-    return emitError() << "slice parent must be an #tilegpu.mma layout";
-  if (dim > 1)
-    return emitError() << "slice dim must be 0 or 1";
+  unsigned rank = getLayoutRank(parent);
+  if (rank == 0)
+    return emitError() << "slice parent must be a register layout "
+                          "(#tilegpu.mma, #tilegpu.blocked or #tilegpu.slice)";
+  if (dim >= rank)
+    return emitError() << "slice dim must be less than the parent's rank ("
+                       << rank << ")";
   return success();
 }
 
@@ -76,6 +113,12 @@ verifyRegisterEncoding(Attribute layout, ArrayRef<int64_t> shape,
 }
 
 LogicalResult MmaLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyRegisterEncoding(*this, shape, emitError);
+}
+
+LogicalResult BlockedLayoutAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
   return verifyRegisterEncoding(*this, shape, emitError);

@@ -141,6 +141,41 @@ LogicalResult MmaWaitOp::verify() {
   return success();
 }
 
+LogicalResult ConvertLayoutOp::verify() {
+  auto source = cast<RankedTensorType>(getSource().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (source.getShape() != result.getShape() ||
+      source.getElementType() != result.getElementType())
+    return emitOpError() << "changes the layout only: the shape and element "
+                            "type must stay";
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getResult().getType())
+    return getSource();
+  // A conversion of a conversion converts the original value.
+  if (auto inner = getSource().getDefiningOp<ConvertLayoutOp>()) {
+    if (inner.getSource().getType() == getResult().getType())
+      return inner.getSource();
+    getSourceMutable().assign(inner.getSource());
+    return getResult();
+  }
+  return {};
+}
+
+LogicalResult LocalStoreOp::verify() {
+  auto value = cast<RankedTensorType>(getValue().getType());
+  SharedBufferType buffer = getBuffer().getType();
+  if (buffer.getShape().size() != 2)
+    return emitOpError() << "stores into one 2-d stage (use subview)";
+  if (value.getShape() != buffer.getShape() ||
+      value.getElementType() != buffer.getElementType())
+    return emitOpError() << "the value and the shared tile need one shape and "
+                            "element type";
+  return success();
+}
+
 LogicalResult MbarrierInitOp::verify() {
   if (getArrivals() < 1 || getArrivals() >= (1 << 20))
     return emitOpError() << "arrivals must be in [1, 2^20 - 1], got "

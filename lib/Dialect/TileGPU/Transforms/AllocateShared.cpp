@@ -3,9 +3,14 @@
 // tilegpu-allocate-shared: every tilegpu.alloc and mbarrier group gets an
 // offset into the block's dynamic shared memory. Buffers live for the whole
 // kernel (the kernels here allocate a handful), so this is a bump allocator.
+// Ops that need scratch while they run (layout conversions through shared
+// memory, reductions across warps) share one area after the buffers: each
+// such op starts with a barrier, so one's scratch is free when the next
+// writes.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/TileGPU/IR/Layouts.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -51,6 +56,20 @@ struct TileGPUAllocateSharedPass
       alloc.setOffsetAttr(b.getI64IntegerAttr(offset));
       offset += 8 * alloc.getType().getCount();
     });
+    int64_t scratch = 0;
+    SmallVector<Operation *> scratchUsers;
+    func.walk([&](Operation *op) {
+      if (int64_t bytes = getScratchBytes(op)) {
+        scratch = std::max(scratch, bytes);
+        scratchUsers.push_back(op);
+      }
+    });
+    if (scratch) {
+      offset = llvm::alignTo(offset, kSharedAlignment);
+      for (Operation *op : scratchUsers)
+        op->setAttr(kScratchOffsetAttrName, b.getI64IntegerAttr(offset));
+      offset += scratch;
+    }
     if (offset > maxSharedBytes) {
       func.emitError() << "the kernel needs " << offset
                        << " bytes of shared memory; "

@@ -1,16 +1,21 @@
 //===- AssignLayouts.cpp - thread layouts for every tile ------------------===//
 //
-// tilegpu-assign-layouts: anchors #mma on tensor-core results, stages mma
-// operands that come from global memory in swizzled shared memory, and
-// propagates layouts through the rest of the kernel.
+// tilegpu-assign-layouts: gives every tile a register layout. Anchors come
+// first (#mma on tensor-core results, then a coalesced #blocked layout at
+// each global load and store, largest tiles first); layouts propagate
+// forward and backward through the ops that relate them (elementwise ops,
+// broadcasts, reductions, reshapes, permutes, scf); where a value is needed
+// in a layout other than its own, an explicit tilegpu.convert_layout is
+// inserted. mma operands are staged in shared memory (MmaOperands.cpp).
 //
 //===----------------------------------------------------------------------===//
+
+#include "LayoutRules.h"
 
 #include "tile/Dialect/TileGPU/IR/Layouts.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace mlir {
 namespace tilegpu {
@@ -64,25 +69,10 @@ mlir::tilegpu::verifyTargetChip(StringRef chip,
 
 namespace {
 
-bool isElementwise(Operation *op) {
-  return op->hasTrait<OpTrait::Elementwise>() ||
-         isa<tile::Exp2Op, tile::DivOp, tile::SelectOp, tile::AsTypeOp>(op);
-}
-
 bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
 
 bool isConstantSource(Operation *op) {
   return isa<tile::FullOp, tile::SplatOp, tile::IotaOp, arith::ConstantOp>(op);
-}
-
-/// The tile dimension of a load that walks the view's last (contiguous)
-/// dimension, or -1.
-int contiguousDim(LoadOp load) {
-  int64_t viewRank = load.getView().getType().getRank();
-  ArrayRef<int64_t> dims = load.getDims();
-  if (dims.size() != 2)
-    return -1;
-  return dims[1] == viewRank - 1 ? 1 : dims[0] == viewRank - 1 ? 0 : -1;
 }
 
 /// Why `mma` cannot run on wgmma with `numWarps` warps, or "" when it can:
@@ -99,10 +89,20 @@ std::string wgmmaMismatch(tile::MmaOp mma, int numWarps) {
     return "wgmma needs N <= 256";
   for (Value v : {mma.getA(), mma.getB()}) {
     auto load = v.getDefiningOp<LoadOp>();
-    if (!load)
+    auto type = cast<RankedTensorType>(v.getType());
+    if (!load) {
+      // B is staged from registers, row-major; a computed A is normally in
+      // the accumulator layout already (attention's P) and not staged.
+      if (v == mma.getB() && type.hasStaticShape() &&
+          !fitsWgmmaSharedLayout(type.getShape(), 16, 1))
+        return "a computed operand does not fit the 128B-swizzle layout "
+               "(columns a multiple of 64, rows of 8)";
       continue;
-    int dim = contiguousDim(load);
-    if (dim < 0 || !load.getType().hasStaticShape() ||
+    }
+    int dim = getContiguousTileDim(load.getView().getType().getRank(),
+                                   load.getDims());
+    if (dim < 0 || load.getType().getRank() != 2 ||
+        !load.getType().hasStaticShape() ||
         !fitsWgmmaSharedLayout(load.getType().getShape(), 16,
                                static_cast<unsigned>(dim)))
       return "a shared operand does not fit the 128B-swizzle layout "
@@ -111,42 +111,6 @@ std::string wgmmaMismatch(tile::MmaOp mma, int numWarps) {
   return "";
 }
 
-class LayoutAssigner {
-public:
-  LayoutAssigner(func::FuncOp func, int numWarps, bool padded, unsigned version)
-      : func(func), numWarps(numWarps), padded(padded),
-        mmaLayout(MmaLayoutAttr::get(func.getContext(), version,
-                                     {static_cast<unsigned>(numWarps), 1u})) {}
-
-  LogicalResult run();
-
-private:
-  func::FuncOp func;
-  int numWarps;
-  bool padded;
-  MmaLayoutAttr mmaLayout;
-  DenseMap<Value, Attribute> layouts;
-  SmallVector<Value> worklist;
-  /// Shared buffers already made for a load, so two mmas share one copy.
-  DenseMap<Operation *, Value> staged;
-  /// Every staging buffer, with the loop it was made for (null outside
-  /// loops), and the buffers each loop uses, for reuse across loops.
-  struct StagedBuffer {
-    Value buffer;
-    Operation *loop;
-    SharedBufferType type;
-  };
-  SmallVector<StagedBuffer> stagedBuffers;
-  DenseMap<Operation *, SmallVector<Value>> takenIn;
-  LogicalResult status = success();
-
-  FailureOr<Value> stageInShared(LoadOp load, bool isOperandA);
-  LogicalResult rewriteMma(tile::MmaOp mma);
-  void require(Value value, Attribute layout, Operation *where);
-  void visit(Value value);
-  LogicalResult apply();
-};
-
 /// Builds a tensor type of `type`'s shape and element type with `layout`.
 RankedTensorType withLayout(Type type, Attribute layout) {
   auto tensor = cast<RankedTensorType>(type);
@@ -154,76 +118,45 @@ RankedTensorType withLayout(Type type, Attribute layout) {
                                layout);
 }
 
-FailureOr<Value> LayoutAssigner::stageInShared(LoadOp load, bool isOperandA) {
-  if (Value buffer = staged.lookup(load))
-    return buffer;
-  auto type = load.getType();
-  if (type.getRank() != 2)
-    return load.emitOpError() << "an mma operand must be a 2-d tile";
-  // The tile dimension that walks the view's last dimension is contiguous
-  // in global memory; it stays contiguous in shared memory so that each
-  // thread copies 16 bytes.
-  int contiguous = contiguousDim(load);
-  if (contiguous < 0)
-    return load.emitOpError()
-           << "cannot stage this mma operand in shared memory: no tile "
-              "dimension walks the view's last (contiguous) dimension";
-  if (type.getElementType().getIntOrFloatBitWidth() != 16)
-    return load.emitOpError() << "mma operands must be 16-bit";
-  if (load.getPadding() != tile::Padding::zero)
-    return load.emitOpError()
-           << "loads feeding mma pad with zero only (mask the scores instead)";
-  MLIRContext *ctx = func.getContext();
-  auto sharedLayout =
-      mmaLayout.getVersion() == 3
-          ? getWgmmaSharedLayout(ctx, 16, static_cast<unsigned>(contiguous))
-      : padded
-          ? getPaddedSharedLayout(ctx, 16, static_cast<unsigned>(contiguous))
-          : getSwizzledSharedLayout(ctx, type.getShape(), 16,
-                                    static_cast<unsigned>(contiguous));
-  auto bufferType = SharedBufferType::get(ctx, type.getShape(),
-                                          type.getElementType(), sharedLayout);
-  OpBuilder b(ctx);
-  b.setInsertionPointToStart(&func.getBody().front());
-  // Loops that run one after the other (a split loop and its tail) share a
-  // buffer of the same type: each copy in a loop is preceded by a barrier,
-  // so the second loop cannot overwrite what the first still reads.
-  auto loop = load->getParentOfType<scf::ForOp>();
-  Value buffer;
-  if (loop)
-    for (const StagedBuffer &other : stagedBuffers)
-      if (other.loop && other.loop != loop && other.type == bufferType &&
-          !other.loop->isAncestor(loop) && !loop->isAncestor(other.loop) &&
-          !llvm::is_contained(takenIn[loop], other.buffer)) {
-        buffer = other.buffer;
-        break;
-      }
-  if (!buffer) {
-    buffer = AllocOp::create(b, load.getLoc(), bufferType, IntegerAttr());
-    stagedBuffers.push_back({buffer, loop, bufferType});
-  }
-  if (loop)
-    takenIn[loop].push_back(buffer);
-
-  // Copy where the load was: a barrier first when inside a loop (the
-  // previous iteration may still read the buffer), then wait for the copy
-  // and make it visible to every thread.
-  b.setInsertionPoint(load);
-  Location loc = load.getLoc();
-  bool inLoop = load->getParentOfType<scf::ForOp>() != nullptr;
-  if (inLoop)
-    BarrierOp::create(b, loc);
-  auto copy = AsyncCopyOp::create(b, loc, load.getView(), load.getOffsets(),
-                                  load.getDimsAttr(), buffer, Value());
-  if (Attribute latency = load->getAttr("tilegpu.latency"))
-    copy->setAttr("tilegpu.latency", latency);
-  AsyncCommitOp::create(b, loc);
-  AsyncWaitOp::create(b, loc, 0);
-  BarrierOp::create(b, loc);
-  staged[load] = buffer;
-  (void)isOperandA;
-  return buffer;
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
 }
+
+class LayoutAssigner {
+public:
+  LayoutAssigner(func::FuncOp func, int numWarps, bool padded, unsigned version)
+      : func(func), numWarps(numWarps),
+        mmaLayout(MmaLayoutAttr::get(func.getContext(), version,
+                                     {static_cast<unsigned>(numWarps), 1u})),
+        stager(func, mmaLayout, padded) {}
+
+  LogicalResult run();
+
+private:
+  func::FuncOp func;
+  int numWarps;
+  MmaLayoutAttr mmaLayout;
+  MmaOperandStager stager;
+  DenseMap<Value, Attribute> layouts;
+  SmallVector<Value> worklist;
+
+  LogicalResult rewriteMma(tile::MmaOp mma);
+  void propose(Value value, Attribute layout, bool fromUser);
+  bool canProduce(Value value, Attribute layout);
+  void visit(Value value);
+  void drain() {
+    while (!worklist.empty())
+      visit(worklist.pop_back_val());
+  }
+  void anchor(Value value, Attribute layout) {
+    propose(value, layout, /*fromUser=*/false);
+    drain();
+  }
+  LogicalResult materialize();
+  LogicalResult materializeOp(Operation *op);
+  Value convertTo(OpBuilder &b, Value value, Attribute layout);
+  LogicalResult apply();
+};
 
 LogicalResult LayoutAssigner::rewriteMma(tile::MmaOp mma) {
   Value a = mma.getA(), b = mma.getB();
@@ -231,7 +164,8 @@ LogicalResult LayoutAssigner::rewriteMma(tile::MmaOp mma) {
   // blocks, and the lowering steps N by 8 and K by 16.
   auto aType = cast<RankedTensorType>(a.getType());
   auto accType = cast<RankedTensorType>(mma.getAcc().getType());
-  if (!aType.hasStaticShape() || !accType.hasStaticShape())
+  if (!aType.hasStaticShape() || !accType.hasStaticShape() ||
+      !cast<RankedTensorType>(b.getType()).hasStaticShape())
     return mma.emitOpError() << "needs static shapes: run tile-specialize";
   int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
           k = aType.getDimSize(1);
@@ -241,17 +175,15 @@ LogicalResult LayoutAssigner::rewriteMma(tile::MmaOp mma) {
            << " (MxNxK) mma does not fit mma.sync.m16n8k16 with " << numWarps
            << " warps: M must be a multiple of " << 16 * numWarps
            << ", N of 8 and K of 16";
-  auto operand = [&](Value v, bool isA) -> FailureOr<Value> {
-    if (auto load = v.getDefiningOp<LoadOp>())
-      return stageInShared(load, isA);
-    if (!isA)
-      return mma.emitOpError()
-             << "operand b must come from a load (staging a computed tile in "
-                "shared memory is not implemented)";
-    return v; // a register tile; it takes the accumulator layout.
-  };
-  FailureOr<Value> newA = operand(a, true);
-  FailureOr<Value> newB = operand(b, false);
+  // A: staged from a load, or a register tile (the accumulator layout, or
+  // through shared memory if it ends up in another layout: materialize).
+  FailureOr<Value> newA = a;
+  if (auto load = a.getDefiningOp<LoadOp>())
+    newA = stager.stageLoad(load, /*isOperandA=*/true);
+  FailureOr<Value> newB = b.getDefiningOp<LoadOp>()
+                              ? stager.stageLoad(b.getDefiningOp<LoadOp>(),
+                                                 /*isOperandA=*/false)
+                              : stager.stageValue(b, mma, /*isOperandA=*/false);
   if (failed(newA) || failed(newB))
     return failure();
   OpBuilder builder(mma);
@@ -260,11 +192,10 @@ LogicalResult LayoutAssigner::rewriteMma(tile::MmaOp mma) {
                               mma.getAcc());
   mma.replaceAllUsesWith(newMma.getResult());
   mma.erase();
-  layouts[newMma.getResult()] = mmaLayout;
-  worklist.push_back(newMma.getResult());
-  require(newMma.getAcc(), mmaLayout, newMma);
+  anchor(newMma.getResult(), mmaLayout);
+  anchor(newMma.getAcc(), mmaLayout);
   if (isTensor(*newA))
-    require(*newA, mmaLayout, newMma);
+    anchor(*newA, mmaLayout);
   // Loads whose only users were mmas are dead now.
   for (Value v : {a, b})
     if (auto load = v.getDefiningOp<LoadOp>())
@@ -273,135 +204,207 @@ LogicalResult LayoutAssigner::rewriteMma(tile::MmaOp mma) {
   return success();
 }
 
-void LayoutAssigner::require(Value value, Attribute layout, Operation *where) {
-  if (!isTensor(value))
-    return;
-  auto it = layouts.find(value);
-  if (it == layouts.end()) {
-    layouts[value] = layout;
-    worklist.push_back(value);
-    return;
-  }
-  if (it->second == layout || failed(status))
-    return;
-  InFlightDiagnostic diag = where->emitOpError()
-                            << "needs a tile in layout " << layout
-                            << " that is already in layout " << it->second
-                            << " (layout conversions are not implemented)";
-  if (Operation *def = value.getDefiningOp())
-    diag.attachNote(def->getLoc()) << "the tile is defined here";
-  status = failure();
+/// Whether the op defining `value` can produce it in `layout`: its operands
+/// then take layouts that fit them, and it is not an anchor of its own.
+bool LayoutAssigner::canProduce(Value value, Attribute layout) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return true; // loop-carried block arguments follow their group
+  if (isa<MmaOp, tile::MmaOp>(def))
+    return false;
+  if (auto load = dyn_cast<LoadOp>(def))
+    return isGoodAccessLayout(layout, load.getType().getShape(),
+                              getContiguousTileDim(load));
+  if (isConstantSource(def) || isa<scf::ForOp, scf::IfOp>(def))
+    return true;
+  if (!isLayoutTransparent(def))
+    return false;
+  for (auto [other, derived] : deriveLayouts(def, value, layout))
+    if (llvm::is_contained(def->getOperands(), other) &&
+        (!derived || !fitsRegisterLayout(derived, shapeOf(other))))
+      return false;
+  return true;
 }
 
-/// The layout of the size-1 side of a broadcast into `parent`, or null.
-Attribute sliceOf(Attribute parent, ArrayRef<int64_t> sourceShape,
-                  ArrayRef<int64_t> resultShape) {
-  if (!isa<MmaLayoutAttr>(parent) || sourceShape.size() != 2)
-    return {};
-  SmallVector<unsigned> broadcastDims;
-  for (unsigned d = 0; d < 2; ++d)
-    if (sourceShape[d] == 1 && resultShape[d] != 1)
-      broadcastDims.push_back(d);
-  if (broadcastDims.size() != 1)
-    return {};
-  return SliceLayoutAttr::get(parent.getContext(), broadcastDims[0], parent);
+void LayoutAssigner::propose(Value value, Attribute layout, bool fromUser) {
+  if (!value || !isTensor(value) || !layout || layouts.count(value))
+    return;
+  if (!fitsRegisterLayout(layout, shapeOf(value)))
+    return;
+  if (fromUser && !canProduce(value, layout))
+    return;
+  layouts[value] = layout;
+  worklist.push_back(value);
 }
 
 void LayoutAssigner::visit(Value value) {
   Attribute layout = layouts.lookup(value);
-  auto shape = cast<RankedTensorType>(value.getType()).getShape();
+  // The loop-carried group of an scf.for iteration argument: init, region
+  // argument, yielded value and result share one layout.
+  auto proposeForGroup = [&](scf::ForOp forOp, unsigned i) {
+    propose(forOp.getResult(i), layout, false);
+    propose(forOp.getRegionIterArgs()[i], layout, false);
+    propose(forOp.getInitArgs()[i], layout, true);
+    propose(forOp.getYieldedValues()[i], layout, true);
+  };
+  auto proposeForIf = [&](scf::IfOp ifOp, unsigned i) {
+    propose(ifOp.getResult(i), layout, false);
+    propose(ifOp.thenYield().getOperand(i), layout, true);
+    if (!ifOp.getElseRegion().empty())
+      propose(ifOp.elseYield().getOperand(i), layout, true);
+  };
 
   // Backward: what the producer's operands need.
-  if (Operation *def = value.getDefiningOp()) {
-    if (isElementwise(def)) {
-      for (Value operand : def->getOperands())
-        require(operand, layout, def);
-      for (Value result : def->getResults())
-        require(result, layout, def);
-    } else if (auto bcast = dyn_cast<tile::BroadcastOp>(def)) {
-      auto sourceShape =
-          cast<RankedTensorType>(bcast.getSource().getType()).getShape();
-      if (sourceShape == shape) {
-        require(bcast.getSource(), layout, def);
-      } else if (Attribute slice = sliceOf(layout, sourceShape, shape)) {
-        require(bcast.getSource(), slice, def);
-      } else {
-        def->emitOpError() << "cannot broadcast into layout " << layout;
-        status = failure();
-      }
-    } else if (auto reduce = dyn_cast<tile::ReduceOp>(def)) {
-      auto slice = dyn_cast<SliceLayoutAttr>(layout);
-      if (!reduce.getKeepdims() || !slice ||
-          slice.getDim() != reduce.getAxis()) {
-        def->emitOpError() << "reductions are lowered with keepdims into a "
-                              "#tilegpu.slice layout along the reduced axis";
-        status = failure();
-      } else {
-        require(reduce.getSource(), slice.getParent(), def);
-      }
-    } else if (auto forOp = dyn_cast<scf::ForOp>(def)) {
-      unsigned i = cast<OpResult>(value).getResultNumber();
-      require(forOp.getInitArgs()[i], layout, def);
-      require(forOp.getRegionIterArgs()[i], layout, def);
-      require(forOp.getYieldedValues()[i], layout, def);
-    } else if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
-      unsigned i = cast<OpResult>(value).getResultNumber();
-      require(ifOp.thenYield().getOperand(i), layout, def);
-      if (!ifOp.getElseRegion().empty())
-        require(ifOp.elseYield().getOperand(i), layout, def);
-    }
-  } else if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())) {
-      if (arg.getArgNumber() > 0) {
-        unsigned i = arg.getArgNumber() - 1;
-        require(forOp.getInitArgs()[i], layout, forOp);
-        require(forOp.getResult(i), layout, forOp);
-        require(forOp.getYieldedValues()[i], layout, forOp);
-      }
-    }
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      if (arg.getArgNumber() > 0)
+        proposeForGroup(forOp, arg.getArgNumber() - 1);
+  } else if (Operation *def = value.getDefiningOp()) {
+    unsigned i = cast<OpResult>(value).getResultNumber();
+    if (auto forOp = dyn_cast<scf::ForOp>(def))
+      proposeForGroup(forOp, i);
+    else if (auto ifOp = dyn_cast<scf::IfOp>(def))
+      proposeForIf(ifOp, i);
+    else if (isLayoutTransparent(def))
+      for (auto [other, derived] : deriveLayouts(def, value, layout))
+        propose(other, derived, llvm::is_contained(def->getOperands(), other));
   }
 
   // Forward: what the users produce.
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
-    if (isElementwise(user)) {
-      for (Value operand : user->getOperands())
-        require(operand, layout, user);
-      for (Value result : user->getResults())
-        require(result, layout, user);
-    } else if (auto reduce = dyn_cast<tile::ReduceOp>(user)) {
-      if (!isa<MmaLayoutAttr>(layout) || !reduce.getKeepdims()) {
-        user->emitOpError() << "reductions are lowered from an #mma tile with "
-                               "keepdims";
-        status = failure();
-        continue;
-      }
-      require(
-          reduce.getResult(),
-          SliceLayoutAttr::get(layout.getContext(), reduce.getAxis(), layout),
-          user);
-    } else if (auto bcast = dyn_cast<tile::BroadcastOp>(user)) {
-      if (auto slice = dyn_cast<SliceLayoutAttr>(layout))
-        require(bcast.getResult(), slice.getParent(), user);
-      else if (bcast.getSource().getType() == bcast.getResult().getType())
-        require(bcast.getResult(), layout, user);
-    } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
-      Operation *parent = yield->getParentOp();
+    if (auto yield = dyn_cast<scf::YieldOp>(user)) {
       unsigned i = use.getOperandNumber();
-      if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
-        require(forOp.getResult(i), layout, parent);
-        require(forOp.getRegionIterArgs()[i], layout, parent);
-      } else if (auto ifOp = dyn_cast<scf::IfOp>(parent)) {
-        require(ifOp.getResult(i), layout, parent);
-      }
+      if (auto forOp = dyn_cast<scf::ForOp>(yield->getParentOp()))
+        proposeForGroup(forOp, i);
+      else if (auto ifOp = dyn_cast<scf::IfOp>(yield->getParentOp()))
+        proposeForIf(ifOp, i);
     } else if (auto forOp = dyn_cast<scf::ForOp>(user)) {
-      if (use.getOperandNumber() >= 3) {
-        unsigned i = use.getOperandNumber() - 3;
-        require(forOp.getRegionIterArgs()[i], layout, user);
-        require(forOp.getResult(i), layout, user);
-      }
+      if (use.getOperandNumber() >= forOp.getNumControlOperands())
+        proposeForGroup(forOp,
+                        use.getOperandNumber() - forOp.getNumControlOperands());
+    } else if (isLayoutTransparent(user)) {
+      for (auto [other, derived] : deriveLayouts(user, value, layout))
+        propose(other, derived, llvm::is_contained(user->getOperands(), other));
     }
   }
+}
+
+Value LayoutAssigner::convertTo(OpBuilder &b, Value value, Attribute layout) {
+  auto type = withLayout(value.getType(), layout);
+  return ConvertLayoutOp::create(b, value.getLoc(), type, value);
+}
+
+/// Inserts the conversions `op` needs: each tile operand must be in the
+/// layout the op computes in (derived from its results), or the one its
+/// region or memory access asks for.
+LogicalResult LayoutAssigner::materializeOp(Operation *op) {
+  OpBuilder b(op);
+  auto require = [&](OpOperand &operand, Attribute layout) {
+    Value v = operand.get();
+    if (!isTensor(v) || !layout || layouts.lookup(v) == layout)
+      return;
+    operand.set(convertTo(b, v, layout));
+  };
+  if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+    Operation *parent = yield->getParentOp();
+    if (!isa<scf::ForOp, scf::IfOp>(parent))
+      return success();
+    for (OpOperand &operand : yield->getOpOperands())
+      if (isTensor(operand.get()))
+        require(operand,
+                layouts.lookup(parent->getResult(operand.getOperandNumber())));
+    return success();
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    for (auto [i, init] : llvm::enumerate(forOp.getInitArgsMutable()))
+      require(init, layouts.lookup(forOp.getResult(i)));
+    return success();
+  }
+  if (auto store = dyn_cast<StoreOp>(op)) {
+    // A layout that stores one element per thread along the view's
+    // contiguous dimension is converted to the coalesced one.
+    auto type = cast<RankedTensorType>(store.getValue().getType());
+    int contiguous = getContiguousTileDim(store);
+    if (!isGoodAccessLayout(layouts.lookup(store.getValue()), type.getShape(),
+                            contiguous))
+      require(store.getValueMutable(),
+              getAccessLayout(store.getView(), type, contiguous, numWarps));
+    return success();
+  }
+  if (auto mma = dyn_cast<MmaOp>(op)) {
+    require(mma.getAccMutable(), mmaLayout);
+    if (isTensor(mma.getA()) && layouts.lookup(mma.getA()) != mmaLayout) {
+      // Not in the accumulator layout: through shared memory, as A.
+      FailureOr<Value> staged =
+          stager.stageValue(mma.getA(), mma, /*isOperandA=*/true);
+      if (failed(staged))
+        return failure();
+      mma.getAMutable().assign(*staged);
+    }
+    return success();
+  }
+  // Region results follow their yields; local stores take any layout.
+  if (isa<LocalStoreOp, scf::IfOp>(op))
+    return success();
+  if (!isLayoutTransparent(op)) {
+    bool hasTiles = llvm::any_of(op->getOperands(), isTensor) ||
+                    llvm::any_of(op->getResults(), isTensor);
+    if (hasTiles && !isa<LoadOp, func::ReturnOp>(op) && !isConstantSource(op))
+      return op->emitOpError()
+             << "tilegpu-assign-layouts has no layout rule for this op";
+    return success();
+  }
+  // The op computes in its result's layout; if that cannot be derived back
+  // to an operand, it computes in its first operand's (the users convert).
+  Value result = op->getResult(0);
+  auto derivedOperands = [&](Value from) {
+    SmallVector<Attribute> out;
+    for (Value operand : op->getOperands())
+      out.push_back(isTensor(operand) ? Attribute() : Attribute());
+    for (auto [other, derived] : deriveLayouts(op, from, layouts.lookup(from)))
+      for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+        if (operand == other && derived &&
+            fitsRegisterLayout(derived, shapeOf(operand)))
+          out[i] = derived;
+    return out;
+  };
+  auto complete = [&](ArrayRef<Attribute> required) {
+    for (auto [operand, layout] : llvm::zip(op->getOperands(), required))
+      if (isTensor(operand) && !layout)
+        return false;
+    return true;
+  };
+  SmallVector<Attribute> required = derivedOperands(result);
+  if (!complete(required)) {
+    Value first = op->getOperand(0);
+    for (auto [other, derived] : deriveLayouts(op, first, layouts[first]))
+      if (other == result && derived &&
+          fitsRegisterLayout(derived, shapeOf(result)))
+        layouts[result] = derived;
+    required = derivedOperands(result);
+    // A reshape or permute between layouts that do not line up moves its
+    // elements through shared memory itself (like a conversion).
+    if (!complete(required) && isa<tile::ReshapeOp, tile::PermuteOp>(op))
+      return success();
+    if (!complete(required))
+      return op->emitOpError()
+             << "no layout of the operands gives this op's result a register "
+                "layout (result in "
+             << layouts.lookup(result) << ")";
+  }
+  for (auto [operand, layout] : llvm::zip(op->getOpOperands(), required))
+    require(operand, layout);
+  return success();
+}
+
+LogicalResult LayoutAssigner::materialize() {
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) { ops.push_back(op); });
+  for (Operation *op : ops)
+    if (failed(materializeOp(op)))
+      return failure();
+  return success();
 }
 
 LogicalResult LayoutAssigner::apply() {
@@ -410,25 +413,26 @@ LogicalResult LayoutAssigner::apply() {
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          if (isTensor(arg)) {
+          if (isTensor(arg) &&
+              !cast<RankedTensorType>(arg.getType()).getEncoding()) {
             Attribute layout = layouts.lookup(arg);
             if (!layout)
               return op->emitOpError()
                      << "no layout could be derived for a loop-carried tile";
             arg.setType(withLayout(arg.getType(), layout));
           }
+    if (isa<ConvertLayoutOp>(op))
+      return WalkResult::advance();
     for (OpResult result : op->getResults()) {
       if (!isTensor(result))
         continue;
       Attribute layout = layouts.lookup(result);
       if (!layout)
-        return op->emitOpError()
-               << "no thread layout could be derived for this tile (it does "
-                  "not feed or come from a tensor-core mma)";
+        return op->emitOpError() << "no thread layout could be derived for "
+                                    "this tile";
       // Every tile must fit its layout, or the lowering has no map for it.
-      if (failed(getRegisterLayout(
-              layout, cast<RankedTensorType>(result.getType()).getShape(),
-              [&] { return op->emitOpError(); })))
+      if (failed(getRegisterLayout(layout, shapeOf(result),
+                                   [&] { return op->emitOpError(); })))
         return failure();
       result.setType(withLayout(result.getType(), layout));
     }
@@ -455,30 +459,88 @@ LogicalResult LayoutAssigner::run() {
       use->set(b.clone(*source)->getResult(0));
     }
   }
+  // Tiles come from views: a kernel's arguments have no layout to give.
+  for (BlockArgument arg : func.getArguments())
+    if (isTensor(arg))
+      return func.emitError()
+             << "tilegpu-assign-layouts: kernel argument " << arg.getArgNumber()
+             << " is a tile; pass a view and load it";
+  // Every tile needs a static shape.
+  WalkResult dynamic = func.walk([&](Operation *op) -> WalkResult {
+    for (Value v : op->getResults())
+      if (isTensor(v) && !cast<RankedTensorType>(v.getType()).hasStaticShape())
+        return op->emitOpError() << "needs static shapes: run tile-specialize";
+    return WalkResult::advance();
+  });
+  if (dynamic.wasInterrupted())
+    return failure();
 
+  // 1. Tensor cores: #mma on every mma result, accumulator and register A.
   SmallVector<tile::MmaOp> mmas;
   func.walk([&](tile::MmaOp mma) { mmas.push_back(mma); });
-  if (mmas.empty())
-    return func.emitError()
-           << "tilegpu-assign-layouts: the kernel has no tile.mma to anchor "
-              "layouts on (kernels without tensor-core work are not supported "
-              "on the GPU path yet)";
   for (tile::MmaOp mma : mmas)
     if (failed(rewriteMma(mma)))
       return failure();
 
-  while (!worklist.empty() && succeeded(status))
-    visit(worklist.pop_back_val());
-  if (failed(status))
-    return failure();
-  if (failed(apply()))
+  // 2. Global loads, then stores, each in its coalesced layout unless a
+  // layout reached it already; the largest tiles first, so that small tiles
+  // (a bias, norm weights) adapt to the big ones rather than the reverse.
+  auto bySize = [](SmallVector<std::pair<Value, Operation *>> &values) {
+    llvm::stable_sort(values, [](auto &x, auto &y) {
+      return cast<RankedTensorType>(x.first.getType()).getNumElements() >
+             cast<RankedTensorType>(y.first.getType()).getNumElements();
+    });
+  };
+  SmallVector<std::pair<Value, Operation *>> loads, stores;
+  func.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      loads.push_back({load.getResult(), op});
+    else if (auto store = dyn_cast<StoreOp>(op))
+      stores.push_back({store.getValue(), op});
+  });
+  bySize(loads);
+  bySize(stores);
+  for (auto [value, op] : loads) {
+    auto load = cast<LoadOp>(op);
+    anchor(value, getAccessLayout(load.getView(), load.getType(),
+                                  getContiguousTileDim(load), numWarps));
+  }
+  for (auto [value, op] : stores) {
+    auto store = cast<StoreOp>(op);
+    anchor(value, getAccessLayout(store.getView(),
+                                  cast<RankedTensorType>(value.getType()),
+                                  getContiguousTileDim(store), numWarps));
+  }
+
+  // 3. Tiles connected to none of these: a row-major blocked layout.
+  func.walk([&](Operation *op) {
+    auto anchorDefault = [&](Value v) {
+      if (!isTensor(v) || layouts.count(v))
+        return;
+      auto type = cast<RankedTensorType>(v.getType());
+      anchor(v, getDefaultBlockedLayout(
+                    func.getContext(), type.getShape(),
+                    getRowMajorOrder(type.getRank()),
+                    getVectorElements(type.getElementType(), 16), numWarps));
+    };
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          anchorDefault(arg);
+    for (Value result : op->getResults())
+      anchorDefault(result);
+  });
+
+  if (failed(materialize()) || failed(apply()))
     return failure();
   func->setAttr(
       "tilegpu.num_warps",
       IntegerAttr::get(IntegerType::get(func.getContext(), 32), numWarps));
-  func->setAttr("tilegpu.mma_version",
-                IntegerAttr::get(IntegerType::get(func.getContext(), 32),
-                                 mmaLayout.getVersion()));
+  // The tensor-core instruction, for kernels that have one.
+  if (!mmas.empty())
+    func->setAttr("tilegpu.mma_version",
+                  IntegerAttr::get(IntegerType::get(func.getContext(), 32),
+                                   mmaLayout.getVersion()));
   return success();
 }
 

@@ -29,3 +29,10 @@ func.func @big(%x: !tile.view<?xf16> {tile.name = "X", tile.align = 32 : i64}) {
 func.func @not_int(%x: !tile.view<?xf16> {tile.name = "X", tile.align = "16"}) {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'tile.align' of argument 1 belongs on a view argument}}
+func.func @not_a_view(%A: !tile.view<?x?xf16>, %x: f32 {tile.align = 4 : i64}) {
+  return
+}

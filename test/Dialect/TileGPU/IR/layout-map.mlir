@@ -247,7 +247,7 @@ func.func @shared_padded_transposed(%t: !tilegpu.smem<2x16x4xf16, #tilegpu.share
 // -----
 
 // A tensor whose encoding is not a register layout has no index map.
-// expected-error @+1 {{no register layout (expected #tilegpu.mma or #tilegpu.slice), got #tilegpu.shared}}
+// expected-error @+1 {{no register layout (expected #tilegpu.mma, #tilegpu.blocked or #tilegpu.slice), got #tilegpu.shared}}
 func.func @not_a_register_layout(%t: tensor<16x8xf32, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1>>) {
   return
 }

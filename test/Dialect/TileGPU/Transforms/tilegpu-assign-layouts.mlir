@@ -1,5 +1,5 @@
-// tilegpu-assign-layouts: #mma anchored on every tile.mma, slice layouts for
-// reductions and broadcasts, propagation through scf.for/scf.if, mma
+// tilegpu-assign-layouts: #mma anchored on every tile.mma, the same layout
+// on the size-1 tiles of reductions (keepdims) and broadcasts, propagation through scf.for/scf.if, mma
 // operands from loads staged in shared memory (padded or swizzled), and the
 // warp count from the option or the kernel's (per-architecture) hints.
 // Errors are in tilegpu-assign-layouts-invalid.mlir.
@@ -12,8 +12,9 @@
 // RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts='chip=sm_90a num-warps=2' | FileCheck %s --check-prefix=OPTION
 
 // Attention in miniature (64 query rows, 16 keys, head dim 16). Every tile
-// gets a layout: #mma for the [64, 16] tiles, the row slice for row maxima,
-// the column slice for key positions; the f16 P stays in registers in #mma
+// gets a layout: #mma for the [64, 16] tiles and for the [64, 1] row
+// maxima and [1, 16] key positions (their lanes along the unit dimension
+// replicate); the f16 P stays in registers in #mma
 // and is the register A operand of the second mma. Q, K^T and V are staged
 // in shared memory: Q (outside the loop) without a leading barrier, K and V
 // (inside) behind one; K^T walks the view's last dimension along tile dim 0,
@@ -32,8 +33,8 @@
 // CHECK-NEXT: tilegpu.barrier
 // CHECK-DAG: %[[ACC0:.*]] = tile.full 0.000000e+00 shape [64, 16] : tensor<64x16xf32, [[MMA:#tilegpu.mma<version = 2, warps = \[4, 1\]>]]>
 // CHECK-DAG: %[[ZERO:.*]] = tile.full 0.000000e+00 shape [64, 16] : tensor<64x16xf32, [[MMA]]>
-// CHECK-DAG: %[[M0:.*]] = tile.full -inf shape [64, 1] : tensor<64x1xf32, [[ROWS:#tilegpu.slice<dim = 1, parent = #tilegpu.mma<version = 2, warps = \[4, 1\]>>]]>
-// CHECK-DAG: %[[COLS:.*]] = tile.iota shape [1, 16] dim 1 : tensor<1x16xi32, [[COLSL:#tilegpu.slice<dim = 0, parent = #tilegpu.mma<version = 2, warps = \[4, 1\]>>]]>
+// CHECK-DAG: %[[M0:.*]] = tile.full -inf shape [64, 1] : tensor<64x1xf32, [[ROWS:#tilegpu.mma<version = 2, warps = \[4, 1\]>]]>
+// CHECK-DAG: %[[COLS:.*]] = tile.iota shape [1, 16] dim 1 : tensor<1x16xi32, [[COLSL:#tilegpu.mma<version = 2, warps = \[4, 1\]>]]>
 // CHECK: %[[R:.*]]:2 = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[M:.*]] = %[[M0]]) -> (tensor<64x16xf32, [[MMA]]>, tensor<64x1xf32, [[ROWS]]>)
 // CHECK-NEXT: tilegpu.barrier
 // CHECK-NEXT: tilegpu.async_copy %{{.*}}[%[[J]], %{{.*}}] dims [1, 0] into %[[KBUF]] {tilegpu.latency = 2 : i32}
@@ -118,7 +119,7 @@ func.func @attention(%Q: !tile.view<?x?xf16>, %K: !tile.view<?x?xf16>,
 
 // -----
 
-// Column reductions give the column slice; a load feeding an mma and other
+// Column reductions (keepdims) keep the layout on the [1, 16] tile; a load feeding an mma and other
 // math is staged once for the mma and also loaded into registers. Two mmas
 // reading one load share one shared tile.
 // CHECK-LABEL: func.func @columns_and_shared_loads
@@ -130,7 +131,7 @@ func.func @attention(%Q: !tile.view<?x?xf16>, %K: !tile.view<?x?xf16>,
 // CHECK-NOT: tilegpu.async_copy
 // CHECK: %[[D1:.*]] = tilegpu.mma %[[A]], %[[B]], %{{.*}}
 // CHECK: %[[D2:.*]] = tilegpu.mma %[[A]], %[[B]], %[[D1]]
-// CHECK: tile.reduce %[[D2]] sum axis 0 keepdims : tensor<64x16xf32, [[MMA:#tilegpu.mma<version = 2, warps = \[4, 1\]>]]> -> tensor<1x16xf32, #tilegpu.slice<dim = 0, parent = [[MMA]]>>
+// CHECK: tile.reduce %[[D2]] sum axis 0 keepdims : tensor<64x16xf32, [[MMA:#tilegpu.mma<version = 2, warps = \[4, 1\]>]]> -> tensor<1x16xf32, [[MMA]]>
 // CHECK: tilegpu.load %{{.*}} dims [0, 1] : <?x?xf16> -> tensor<64x16xf16, [[MMA]]>
 func.func @columns_and_shared_loads(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>,
                                     %C: !tile.view<?x?xf16>)

@@ -1,7 +1,8 @@
 //===- TestLayoutMap.cpp - print the index maps of tilegpu layouts --------===//
 //
 // -test-tilegpu-layout-map: for every argument of every func.func whose type
-// is a tile with a register layout (#tilegpu.mma, #tilegpu.slice) or a
+// is a 1-d or 2-d tile with a register layout (#tilegpu.mma, #tilegpu.blocked,
+// #tilegpu.slice) or a
 // shared buffer (#tilegpu.shared), prints the layout's index map as a table
 // that lit tests compare with tables computed by hand from the PTX ISA:
 //
@@ -43,7 +44,13 @@ LogicalResult printRegisterMap(raw_ostream &os, RankedTensorType type,
       getRegisterLayout(type.getEncoding(), type.getShape(), emitError);
   if (failed(layout))
     return failure();
-  ArrayRef<int64_t> shape = type.getShape();
+  // A 1-d tile prints as one row.
+  if (type.getRank() != 1 && type.getRank() != 2)
+    return emitError() << "prints 1-d and 2-d tiles only";
+  bool oneD = type.getRank() == 1;
+  SmallVector<int64_t> shape(type.getShape());
+  if (oneD)
+    shape.insert(shape.begin(), 1);
   os << "registers " << layout->getNumRegs() << ", warps " << layout->numWarps
      << ", lane bits 0x"
      << llvm::utohexstr(layout->usedLaneBits, /*LowerCase=*/true)
@@ -61,6 +68,8 @@ LogicalResult printRegisterMap(raw_ostream &os, RankedTensorType type,
         for (auto [d, terms] : llvm::enumerate(layout->threadTerms))
           for (const ThreadTerm &term : terms)
             coord[d] += evalTerm(term, lane, warp);
+        if (oneD)
+          coord.insert(coord.begin(), 0);
         if (coord[0] < 0 || coord[0] >= shape[0] || coord[1] < 0 ||
             coord[1] >= shape[1])
           return emitError() << "warp " << warp << " lane " << lane

@@ -27,10 +27,12 @@ constexpr llvm::StringLiteral kAlignArgAttrName = "tile.align";
 constexpr int64_t kDefaultViewAlign = 16;
 
 /// Fills `manifest`'s kernel, entry, params, grid (padded to three axes with
-/// "1"), requires and abi from `kernel`. Fails with an error on the kernel
-/// for an argument the bundle ABI cannot carry.
+/// "1"), requires and abi from `kernel`; a view without `tile.align` gets
+/// `defaultAlign` (what the pipeline's view-align will give it). Fails with
+/// an error on the kernel for an argument the bundle ABI cannot carry.
 LogicalResult describeKernelForBundle(func::FuncOp kernel,
-                                      ::tilebundle::Manifest &manifest);
+                                      ::tilebundle::Manifest &manifest,
+                                      int64_t defaultAlign = kDefaultViewAlign);
 
 } // namespace tile
 } // namespace mlir

@@ -45,17 +45,133 @@ struct RegisterLayout {
   int64_t findReg(ArrayRef<int64_t> coord) const;
 };
 
-/// The register map of `layout` (an #mma or #slice attribute) for a tile of
+/// The register map of `layout` (#mma, #blocked or #slice) for a tile of
 /// `shape`; fails with a diagnostic when the shape does not fit the layout.
 FailureOr<RegisterLayout>
 getRegisterLayout(Attribute layout, ArrayRef<int64_t> shape,
                   function_ref<InFlightDiagnostic()> emitError);
+
+/// Whether `layout` is a register layout with a map for `shape`.
+bool fitsRegisterLayout(Attribute layout, ArrayRef<int64_t> shape);
+
+/// The rank of the tiles a register layout describes (#slice: its parent's
+/// rank minus one); 0 for anything else.
+unsigned getLayoutRank(Attribute layout);
 
 /// Number of registers per thread of a tile type with a register layout.
 int64_t getNumRegs(RankedTensorType type);
 
 /// Number of warps a distributed layout spans.
 unsigned getNumWarps(Attribute layout);
+
+/// A register map in terms of the row-major linear index of the element it
+/// holds: register r holds `regs[r] + sum of lanes[b] (lane bit b set) +
+/// sum of warps[b] (warp bit b set)`. A lane or warp bit that contributes 0
+/// replicates. Two maps with equal descriptions hold the same elements in
+/// the same registers of the same threads.
+struct LinearMap {
+  SmallVector<int64_t> regs;
+  SmallVector<int64_t> lanes;
+  SmallVector<int64_t> warps;
+  bool operator==(const LinearMap &other) const {
+    return regs == other.regs && lanes == other.lanes && warps == other.warps;
+  }
+};
+LinearMap getLinearMap(const RegisterLayout &layout, ArrayRef<int64_t> shape);
+/// The same with the index of coordinate c taken as sum(c[d] * strides[d]).
+LinearMap getStridedLinearMap(const RegisterLayout &layout,
+                              ArrayRef<int64_t> strides);
+
+/// Row-major strides of a shape.
+SmallVector<int64_t> getRowMajorStrides(ArrayRef<int64_t> shape);
+
+/// Whether a tile of `shapeA` in `layoutA` and one of `shapeB` (as many
+/// elements) in `layoutB` hold, in every thread and register, the element
+/// of the same row-major index: then a reshape or a layout conversion
+/// between them moves no data.
+bool haveSameRegisters(Attribute layoutA, ArrayRef<int64_t> shapeA,
+                       Attribute layoutB, ArrayRef<int64_t> shapeB);
+
+/// The widest v (a power of two up to `maxWidth`) such that the registers
+/// of `layout` come in groups of v consecutive registers holding v
+/// consecutive elements along `dim`, each group starting at a multiple of v
+/// in every thread: the vector width of a load or store along `dim`.
+unsigned getVectorWidth(const RegisterLayout &layout, unsigned dim,
+                        unsigned maxWidth);
+
+/// The blocked layout a global access chooses for a tile of `shape`: the
+/// dimensions in `order` (fastest first), `vecElems` consecutive elements
+/// per thread along order[0] (at most what the shape allows), lanes along
+/// the fastest dimensions, warps along the slowest (so that a reduction
+/// along a fast dimension stays inside a warp where the tile allows).
+BlockedLayoutAttr getDefaultBlockedLayout(MLIRContext *ctx,
+                                          ArrayRef<int64_t> shape,
+                                          ArrayRef<unsigned> order,
+                                          unsigned vecElems, unsigned numWarps);
+
+/// The row-major order (last dimension fastest) of a rank.
+SmallVector<unsigned> getRowMajorOrder(unsigned rank);
+
+/// A layout for the tile of shape `to` that a `tile.reshape` of a tile of
+/// shape `from` in `layout` produces with no data movement (the same
+/// registers: haveSameRegisters), or null when none is known: unit
+/// dimensions added or removed (#slice / its parent / a blocked layout with
+/// a trivial dimension), or a blocked layout split or merged row-major.
+Attribute getReshapedLayout(Attribute layout, ArrayRef<int64_t> from,
+                            ArrayRef<int64_t> to);
+
+/// The layout of `tile.permute` with `permutation` (result dimension i is
+/// source dimension permutation[i]) of a tile in `layout`, or null when the
+/// layout cannot be permuted (#mma).
+Attribute getPermutedLayout(Attribute layout, ArrayRef<int64_t> permutation);
+
+/// How a tile moves from registers in one layout to registers in another
+/// (tilegpu.convert_layout, and tile.reshape / tile.permute between layouts
+/// that do not line up). Elements are indexed in the destination's
+/// row-major order; `srcStrides` gives that index for source coordinates.
+struct RegisterMove {
+  enum Kind {
+    None,        ///< every thread holds the same elements in the same registers
+    Permutation, ///< same elements per thread, other registers: `shuffle`
+    Shared,      ///< through shared memory (`scratch` below)
+  };
+  Kind kind = None;
+  RegisterLayout src, dst;
+  SmallVector<int64_t> srcStrides, dstStrides;
+  /// Permutation: destination register r is source register shuffle[r].
+  SmallVector<int64_t> shuffle;
+  /// Shared: rows of `rowSize` elements (the destination's last dimension),
+  /// each followed by `pad` unused ones; accesses of `writeVec` / `readVec`
+  /// consecutive elements.
+  int64_t rowSize = 1, pad = 0, elementBytes = 1, bytes = 0;
+  unsigned writeVec = 1, readVec = 1;
+
+  /// Element offset in the scratch area of destination index `index`.
+  int64_t offset(int64_t index) const {
+    return index + (index / rowSize) * pad;
+  }
+  /// Whether offset(thread index + register index) is offset(thread index)
+  /// + offset(register index) for every thread and register of `map` (a
+  /// side of this move): power-of-two rows, and register and thread bits
+  /// disjoint. Then a thread's addresses are one base plus immediates.
+  bool splitsByThread(const LinearMap &map) const;
+};
+
+/// The move of a tile of `srcType` to `dstType` (a reshape when the shapes
+/// differ); `permutation` (result dimension i is source dimension
+/// permutation[i]) for tile.permute.
+FailureOr<RegisterMove> getRegisterMove(RankedTensorType srcType,
+                                        RankedTensorType dstType,
+                                        ArrayRef<int64_t> permutation = {});
+
+/// Bytes of shared-memory scratch `op` needs while it runs: a layout
+/// conversion (or a reshape or permute) that goes through shared memory, a
+/// reduction across warps. 0 for anything else.
+int64_t getScratchBytes(Operation *op);
+
+/// Name of the attribute holding an op's scratch offset (bytes into the
+/// block's dynamic shared memory), set by tilegpu-allocate-shared.
+constexpr llvm::StringLiteral kScratchOffsetAttrName = "tilegpu.scratch_offset";
 
 /// Element offset (in elements, from the tile's base) of element
 /// `(i0, i1)` of a 2-d tile with a #shared layout.

@@ -23,7 +23,10 @@ def TileGPU_MmaLayoutAttr : TileGPU_Attr<"MmaLayout", "mma",
     pieces are numbered row-major (repetition along M, then N).
 
     A tile in this layout is 2-d with `M` a multiple of `16 * warps[0]` and
-    `N` a multiple of 8 (the tensor type is rejected otherwise).
+    `N` a multiple of 8 (the tensor type is rejected otherwise), or 1 along
+    either dimension: then the threads that hold the other coordinate in
+    the full tile hold it, replicated (the row maxima of attention,
+    `[M, 1]`, in the registers of column 0).
     Each thread holds `(M / 16 / warps[0]) * (N / 8) * 4` elements. An f16
     or bf16 tile in this layout is also the A operand of a following `mma`
     (the register-only P trick: the A fragment of a 16x16 piece is two
@@ -51,20 +54,84 @@ def TileGPU_MmaLayoutAttr : TileGPU_Attr<"MmaLayout", "mma",
   }];
 }
 
-def TileGPU_SliceLayoutAttr : TileGPU_Attr<"SliceLayout", "slice",
+def TileGPU_BlockedLayoutAttr : TileGPU_Attr<"BlockedLayout", "blocked",
     [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
-  let summary = "a parent layout with one dimension reduced to size 1";
+  let summary = "a distributed layout for tiles no mma owns (Triton's #blocked)";
   let description = [{
-    The layout of a `[M, 1]` (dim = 1) or `[1, N]` (dim = 0) tile that is
-    a reduction of, or broadcasts to, a tile in the parent layout: element
-    `(i, 0)` is held (replicated) by every thread that holds row `i` of the
-    parent. Row maxima and row sums of the softmax live here; a broadcast
-    back to the parent is a register copy. The tile is 2-d with size 1 along
-    `dim`; the other size must fit the parent (a multiple of
-    `16 * warps[0]` for dim = 1, of 8 for dim = 0).
+    For a tile of rank R, per dimension `d`: each thread holds a block of
+    `sizePerThread[d]` consecutive elements, `threadsPerWarp[d]` lanes and
+    `warpsPerCTA[d]` warps tile the dimension one block after the other, and
+    the pattern repeats along the dimension until the tile is covered.
+    `order` lists the dimensions from fastest to slowest: lanes and warps are
+    numbered along `order[0]` first, and a thread's registers hold its
+    `sizePerThread` blocks (fastest dimension first), then its repetitions
+    (fastest dimension first). So a thread's 16-byte vector along the
+    contiguous dimension is in consecutive registers.
+
+    Every parameter is a power of two; the threads per warp multiply to 32.
+    Any tile shape fits: along a dimension of size S the block, lanes and
+    warps take only the powers of two that divide what is left of S (in
+    that order), and the unused lane and warp bits replicate (several
+    threads hold the same element; one of them stores it). A size-1
+    dimension is thus held by every lane and warp along it, which is how a
+    reduction with `keepdims` and the source of a broadcast keep the
+    parent's layout.
 
     ```mlir
-    tensor<128x1xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.mma<version = 2, warps = [4, 1]>>>
+    // 64x64 f16 loaded from a row-major view: 8 f16 (16 bytes) per thread
+    // along dim 1, 8 lanes per row, 4 rows per warp, 4 warps over the rows.
+    tensor<64x64xf16, #tilegpu.blocked<sizePerThread = [1, 8],
+        threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
+                        ArrayRefParameter<"unsigned">:$threadsPerWarp,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `sizePerThread` `=` `[` $sizePerThread `]` `,`
+        `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
+        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+        `order` `=` `[` $order `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getOrder().size(); }
+    unsigned getNumWarps() const {
+      unsigned n = 1;
+      for (unsigned w : getWarpsPerCTA())
+        n *= w;
+      return n;
+    }
+  }];
+}
+
+def TileGPU_SliceLayoutAttr : TileGPU_Attr<"SliceLayout", "slice",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "a parent layout with one dimension removed (reductions, broadcasts)";
+  let description = [{
+    The layout of the tile a reduction along `dim` of a tile in `parent`
+    produces without `keepdims`: the parent's dimension `dim` is removed,
+    and element `e` is held by every thread that holds some element of the
+    parent whose other coordinates are `e` (replicated over the lanes and
+    warps of `dim`). The parent is any distributed layout: `#mma`,
+    `#blocked`, or another `#slice` (reducing twice).
+
+    Relation to `keepdims`: a reduction with `keepdims` keeps the parent
+    layout itself on a tile with size 1 at `dim` (every layout is defined
+    on size-1 dimensions: their lanes and warps replicate), so a broadcast
+    back is a register copy. That tile and the `#slice` tile have the same
+    registers in every thread: adding or removing the unit dimension
+    (`tile.reshape` [M, 1] <-> [M]) is free, and a bias of shape [N] becomes
+    the [1, N] row of a parent by such a reshape.
+
+    A tile of the parent's rank with size 1 at `dim` is also accepted in
+    this layout (the same registers as the parent on that shape).
+
+    ```mlir
+    #blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+    tensor<64xf32, #tilegpu.slice<dim = 1, parent = #blocked>>      // row sums
+    tensor<128xf32, #tilegpu.slice<dim = 0, parent = #tilegpu.mma<version = 2, warps = [4, 1]>>>
     ```
   }];
   let parameters = (ins "unsigned":$dim, "::mlir::Attribute":$parent);

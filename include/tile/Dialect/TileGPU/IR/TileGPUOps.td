@@ -203,13 +203,47 @@ def TileGPU_MmaWaitOp : TileGPU_Op<"mma_wait",
 def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure]> {
   let summary = "move a tile to another layout";
   let description = [{
-    Conversions are costly when they go through shared memory; layout
-    assignment emits them only where a value is needed in two layouts, so
-    that each one is visible in the IR.
+    The same tile (shape and element type) in another register layout.
+    Layout assignment emits a conversion where a value is needed in two
+    layouts, and `tilegpu-remove-layout-conversions` removes those it can,
+    so that each one left is visible in the IR. A conversion between
+    layouts that hold the same elements in the same registers is free; one
+    that keeps each thread's elements but reorders its registers is a
+    register permutation; any other goes through shared memory (write in
+    the source layout, barrier, read in the target layout) in the scratch
+    area `tilegpu-allocate-shared` gives it (`tilegpu.scratch_offset`).
+
+    ```mlir
+    %y = tilegpu.convert_layout %x : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    ```
   }];
   let arguments = (ins TileGPU_Tensor:$source);
   let results = (outs TileGPU_Tensor:$result);
   let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def TileGPU_LocalStoreOp : TileGPU_Op<"local_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store a register tile into a shared-memory tile";
+  let description = [{
+    Each thread writes the elements its layout gives it to their places in
+    the shared tile's layout (replicated elements are written by every
+    holder, with the same value). Like a copy, the tile is visible to other
+    threads after the next `tilegpu.barrier`. This stages mma operands that
+    are computed in registers (a B operand, or an A operand not in the
+    accumulator layout) and operands loaded from views too narrowly aligned
+    for `cp.async`.
+
+    ```mlir
+    tilegpu.local_store %b, %buf : tensor<32x64xf16, #blocked>, !tilegpu.smem<32x64xf16, #shared>
+    ```
+  }];
+  let arguments = (ins TileGPU_Tensor:$value, TileGPU_SharedBufferType:$buffer);
+  let assemblyFormat = [{
+    $value `,` $buffer attr-dict `:` type($value) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -74,21 +74,65 @@ def TileGPURematerialize : Pass<"tilegpu-rematerialize", "::mlir::func::FuncOp">
   }];
 }
 
+def TileGPUSetViewAlign : Pass<"tilegpu-set-view-align", "::mlir::func::FuncOp"> {
+  let summary = "Give every view argument of a kernel its assumed alignment";
+  let description = [{
+    The alignment a kernel assumes for a view is part of its ABI (contract
+    C2): the view's base address and each outer stride in bytes are
+    multiples of `tile.align` (a power of two from 1 to 16). This pass sets
+    `tile.align = view-align` on every view argument of a kernel that has
+    none, before layouts are chosen; the vector widths of global accesses
+    and of cp.async follow it (16 bytes at 16, 8 or 4 bytes with `.ca` at 8
+    and 4, element-wise register accesses below 4 bytes, with mma operands
+    then staged by `tilegpu.local_store`). `tile-compile` writes it into the
+    manifest, and launchers refuse views that do not meet it.
+
+    ```mlir
+    func.func @gemm(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16> {tile.align = 2 : i64}) ...
+    // tilegpu-set-view-align{view-align=8}:
+    func.func @gemm(%A: !tile.view<?x?xf16> {tile.align = 8 : i64}, %B: !tile.view<?x?xf16> {tile.align = 2 : i64}) ...
+    ```
+  }];
+  let options = [
+    Option<"viewAlign", "view-align", "int", "tile::kDefaultViewAlign",
+           "Alignment (bytes, a power of two from 1 to 16) assumed for view "
+           "arguments without tile.align">
+  ];
+}
+
 def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"> {
   let summary = "Give every tile a thread layout and stage mma operands in shared memory";
   let description = [{
-    Anchors the `#tilegpu.mma` accumulator layout on every `tile.mma`
-    (warps split M) and propagates layouts forward and backward through
-    elementwise ops, reductions (`#tilegpu.slice`), broadcasts, selects and
-    `scf` control flow, then rewrites every tensor type with its layout.
+    Anchors layouts, propagates them, and makes every tile type carry its
+    layout:
+
+    1. `#tilegpu.mma` on every `tile.mma` result, accumulator and register
+       A operand (warps split M);
+    2. at each global load, then each store, a coalesced `#tilegpu.blocked`
+       layout (16-byte vectors along the view's contiguous dimension, or
+       what its `tile.align` allows), largest tiles first, unless a layout
+       reached the tile already (a small bias adapts to the big tile);
+    3. a row-major blocked layout for any tile connected to none of these.
+
+    Each anchor propagates forward and backward through elementwise ops,
+    broadcasts (one layout, the source on its size-1 shape), reductions
+    (`keepdims`: the source's layout; without: `#tilegpu.slice`), reshapes
+    (unit dimensions added or removed, or blocked layouts split or merged,
+    when the registers stay), permutes (a blocked layout permuted) and
+    `scf.for`/`scf.if`. A value needed in a layout other than its own (two
+    anchors meet, a loop-carried value, a store whose layout walks the view
+    with one element per thread) gets a visible `tilegpu.convert_layout`;
+    `tilegpu-remove-layout-conversions` then removes what it can.
 
     A `tile.mma` operand produced by a load becomes a shared-memory tile:
     `tilegpu.alloc` (padded or swizzled so that `ldmatrix` reads it without
-    bank conflicts), `tilegpu.async_copy` (cp.async, 16 bytes per thread),
-    commit, wait and barrier, all visible for `tilegpu-pipeline` to
-    reorder; `tile.mma` becomes `tilegpu.mma`. An f16/bf16 operand computed
-    in registers (attention's P) keeps the accumulator layout, whose
-    fragments are the A operand of the next mma without any data movement.
+    bank conflicts), `tilegpu.async_copy` (cp.async), commit, wait and
+    barrier, all visible for `tilegpu-pipeline` to reorder; from a view
+    aligned below 4 bytes, a register load and `tilegpu.local_store`
+    instead. A computed B operand, or a computed A operand not in the
+    accumulator layout, is stored by `tilegpu.local_store`. An f16/bf16 A
+    computed in the accumulator layout (attention's P) stays in registers:
+    its fragments are the A operand without any data movement.
 
     On sm_90a the accumulators get `#tilegpu.mma<version = 3>` (wgmma,
     whole warpgroups over M) and the staged operands the 128B-swizzle
@@ -97,8 +141,19 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"
     swizzle atoms); otherwise mma.sync, or an error at the mma that does
     not fit when `mma-version=3` is explicit.
 
-    A value needed in two layouts gets a visible `tilegpu.convert_layout`;
-    layouts that cannot be derived are reported at the op.
+    Before (a row softmax):
+
+    ```mlir
+    %x = tilegpu.load %X[%r, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<4x1024xf16>
+    %m = tile.reduce %xf max axis 1 keepdims : tensor<4x1024xf32> -> tensor<4x1xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %x = tilegpu.load %X[%r, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<4x1024xf16, #blocked>
+    %m = tile.reduce %xf max axis 1 keepdims : tensor<4x1024xf32, #blocked> -> tensor<4x1xf32, #blocked>
+    ```
   }];
   let options = [
     Option<"numWarps", "num-warps", "int", "0",
@@ -114,6 +169,43 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def TileGPURemoveLayoutConversions : Pass<"tilegpu-remove-layout-conversions", "::mlir::func::FuncOp"> {
+  let summary = "Remove the layout conversions that cheaper code can replace";
+  let description = [{
+    `tilegpu-assign-layouts` inserts a `tilegpu.convert_layout` wherever a
+    value is needed in a layout other than its own. Most conversions go
+    through shared memory; this pass removes those it can:
+
+    - conversions of a conversion, or to the same layout, fold;
+    - tiles that are free to build (`tile.full`, `tile.splat`, `tile.iota`,
+      splat constants) are built again in the target layout;
+    - a conversion of a broadcast converts the smaller source instead, and
+      a conversion of an elementwise op whose operands are all cheap to
+      have in the target layout (constants, broadcasts, conversions from
+      it) computes the op in the target layout;
+    - a conversion of a loop-invariant value moves out of the loop;
+    - a loop-carried value that each iteration converts to layout B and
+      back is carried in layout B (one conversion before the loop and one
+      after instead of two per iteration).
+
+    The conversions left are the ones the kernel needs.
+
+    Before:
+
+    ```mlir
+    %c = tile.full 0.0 shape [64, 64] : tensor<64x64xf32, #blocked>
+    %d = tilegpu.convert_layout %c : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+    ```
+
+    After:
+
+    ```mlir
+    %d = tile.full 0.0 shape [64, 64] : tensor<64x64xf32, #mma>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
 def TileGPUAsyncMma : Pass<"tilegpu-async-mma", "::mlir::func::FuncOp"> {
@@ -388,9 +480,19 @@ def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::func::FuncO
   let summary = "Give every shared-memory buffer its offset";
   let description = [{
     Assigns each `tilegpu.alloc` a 128-byte aligned offset in the block's
-    dynamic shared memory and records the total as `tilegpu.shared_bytes`
-    on the kernel, which the bundle manifest reports and the runner
-    requests at launch. Fails when the total exceeds `max-shared-bytes`.
+    dynamic shared memory, then gives every op that needs scratch while it
+    runs (a `tilegpu.convert_layout`, `tile.reshape` or `tile.permute`
+    through shared memory, a `tile.reduce` across warps) the offset of one
+    area after the buffers, as large as the largest need, in
+    `tilegpu.scratch_offset` (these ops start with a barrier, so they take
+    turns). Records the total as `tilegpu.shared_bytes` on the kernel, which
+    the bundle manifest reports and the runner requests at launch. Fails
+    when the total exceeds `max-shared-bytes`.
+
+    ```mlir
+    %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = 16384 : i64}
+        : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    ```
   }];
   let options = [
     Option<"maxSharedBytes", "max-shared-bytes", "int", "232448",

@@ -1,0 +1,169 @@
+//===- MathToNVVM.cpp - math functions without libdevice ------------------===//
+//
+// `math` ops on tiles and scalars become NVVM/LLVM intrinsics directly: no
+// libdevice is linked, so the upstream lowering to __nv_* calls would leave
+// unresolved symbols. The set is the CPU executor's (lib/Executor):
+//   exp    ex2.approx.f32(x * log2(e))     exp2   ex2.approx.f32
+//   log    lg2.approx.f32(x) * ln(2)       log2   lg2.approx.f32
+//   tanh   tanh.approx.f32 (sm_75+)        sqrt   sqrt.rn.f32
+//   rsqrt  rsqrt.approx.f32                fma    fma.rn
+//   absf, floor, ceil, copysign, absi      LLVM's intrinsics
+// f16 and bf16 compute in f32 (fma, absf and copysign natively). Any other
+// math op, or an f64 function, is reported at the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+
+constexpr double kLog2E = 1.4426950408889634;
+constexpr double kLn2 = 0.6931471805599453;
+
+Value f32Const(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+
+/// An f32 unary function of one scalar, or null for ops this file does not
+/// compute through f32.
+Value computeF32(OpBuilder &b, Location loc, Operation *op, Value x) {
+  Type f32 = b.getF32Type();
+  auto intrinsic = [&](StringRef name, Value arg) {
+    return callIntrinsic(b, loc, name, f32, arg);
+  };
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([&](math::ExpOp) {
+        Value scaled =
+            arith::MulFOp::create(b, loc, x, f32Const(b, loc, kLog2E));
+        return intrinsic("llvm.nvvm.ex2.approx.f32", scaled);
+      })
+      .Case([&](math::Exp2Op) {
+        return intrinsic("llvm.nvvm.ex2.approx.f32", x);
+      })
+      .Case([&](math::LogOp) {
+        Value log2 = intrinsic("llvm.nvvm.lg2.approx.f", x);
+        return Value(
+            arith::MulFOp::create(b, loc, log2, f32Const(b, loc, kLn2)));
+      })
+      .Case(
+          [&](math::Log2Op) { return intrinsic("llvm.nvvm.lg2.approx.f", x); })
+      .Case([&](math::TanhOp) {
+        return LLVM::InlineAsmOp::create(
+                   b, loc, f32, ValueRange{x}, "tanh.approx.f32 $0, $1;",
+                   "=f,f", /*has_side_effects=*/false,
+                   /*is_align_stack=*/false, LLVM::TailCallKind::None,
+                   LLVM::AsmDialectAttr(), ArrayAttr())
+            .getResult(0);
+      })
+      .Case(
+          [&](math::SqrtOp) { return Value(LLVM::SqrtOp::create(b, loc, x)); })
+      .Case([&](math::RsqrtOp) {
+        return intrinsic("llvm.nvvm.rsqrt.approx.f", x);
+      })
+      .Case([&](math::FloorOp) {
+        return Value(LLVM::FFloorOp::create(b, loc, x));
+      })
+      .Case(
+          [&](math::CeilOp) { return Value(LLVM::FCeilOp::create(b, loc, x)); })
+      .Default([](Operation *) { return Value(); });
+}
+
+/// Whether computeScalar handles `op` on elements of `type`.
+bool isSupported(Operation *op, Type type) {
+  if (isa<math::FmaOp, math::AbsFOp, math::CopySignOp>(op))
+    return isa<FloatType>(type);
+  if (isa<math::AbsIOp>(op))
+    return isa<IntegerType>(type);
+  return (type.isF32() || type.isF16() || type.isBF16()) &&
+         isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::TanhOp,
+             math::SqrtOp, math::RsqrtOp, math::FloorOp, math::CeilOp>(op);
+}
+
+/// One scalar result of `op` from its scalar operands.
+FailureOr<Value> computeScalar(OpBuilder &b, Operation *op,
+                               ArrayRef<Value> args) {
+  Location loc = op->getLoc();
+  Type type = args[0].getType();
+  if (isa<math::FmaOp>(op))
+    return Value(LLVM::FMAOp::create(b, loc, args[0], args[1], args[2]));
+  if (isa<math::AbsFOp>(op))
+    return Value(LLVM::FAbsOp::create(b, loc, args[0]));
+  if (isa<math::CopySignOp>(op))
+    return Value(LLVM::CopySignOp::create(b, loc, args[0], args[1]));
+  if (isa<math::AbsIOp>(op))
+    return Value(LLVM::AbsOp::create(b, loc, type, args[0],
+                                     /*is_int_min_poison=*/false));
+  if (!type.isF32() && !type.isF16() && !type.isBF16())
+    return failure();
+  Value x = type.isF32()
+                ? args[0]
+                : Value(arith::ExtFOp::create(b, loc, b.getF32Type(), args[0]));
+  Value y = computeF32(b, loc, op, x);
+  if (!y)
+    return failure();
+  return type.isF32() ? y : Value(arith::TruncFOp::create(b, loc, type, y));
+}
+
+struct MathLowering : ConversionPattern {
+  MathLowering(TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2, ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<math::MathDialect>(op->getDialect()))
+      return failure();
+    Location loc = op->getLoc();
+    Type elementType = getElementTypeOrSelf(operands[0].getType());
+    if (op->getNumResults() != 1 || !isSupported(op, elementType))
+      return op->emitOpError()
+             << "is not lowered for the GPU (no libdevice is linked): math "
+                "functions are exp, exp2, log, log2, tanh, sqrt, rsqrt, floor "
+                "and ceil on f32/f16/bf16, and fma, absf, copysign, absi";
+    // math.fma on tiles keeps one vector op (LLVM scalarizes it).
+    if (isa<math::FmaOp>(op) && isa<VectorType>(operands[0].getType())) {
+      rewriter.replaceOpWithNewOp<LLVM::FMAOp>(op, operands[0], operands[1],
+                                               operands[2]);
+      return success();
+    }
+    auto vectorType = dyn_cast<VectorType>(operands[0].getType());
+    if (!vectorType) {
+      FailureOr<Value> result = computeScalar(rewriter, op, operands);
+      if (failed(result))
+        return failure();
+      rewriter.replaceOp(op, *result);
+      return success();
+    }
+    SmallVector<SmallVector<Value>> lanes;
+    for (Value operand : operands)
+      lanes.push_back(unpackVector(rewriter, loc, operand));
+    SmallVector<Value> results;
+    for (int64_t i = 0; i < vectorType.getNumElements(); ++i) {
+      SmallVector<Value> args;
+      for (auto &operand : lanes)
+        args.push_back(operand[i]);
+      FailureOr<Value> result = computeScalar(rewriter, op, args);
+      if (failed(result))
+        return failure();
+      results.push_back(*result);
+    }
+    Type resultType =
+        getTypeConverter()->convertType(op->getResult(0).getType());
+    rewriter.replaceOp(op, packVector(rewriter, loc, resultType, results));
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateMathPatterns(TileTypeConverter &converter,
+                                    RewritePatternSet &patterns) {
+  patterns.add<MathLowering>(converter, patterns.getContext());
+}

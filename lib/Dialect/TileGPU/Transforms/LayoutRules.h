@@ -1,0 +1,103 @@
+//===- LayoutRules.h - how tile ops relate the layouts of their tiles -----===//
+//
+// Shared by tilegpu-assign-layouts and tilegpu-remove-layout-conversions:
+// which ops relate the layouts of their operands and results and how
+// (elementwise ops: one layout; broadcast, reduce, reshape, permute: the
+// layout adjusted to the shape), the coalesced layout of a global access
+// under the view's alignment, and the staging of mma operands in shared
+// memory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_DIALECT_TILEGPU_TRANSFORMS_LAYOUTRULES_H
+#define TILE_LIB_DIALECT_TILEGPU_TRANSFORMS_LAYOUTRULES_H
+
+#include "tile/Dialect/TileGPU/IR/Layouts.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir {
+namespace tilegpu {
+
+/// Elementwise ops on tiles (arith, math, tile.exp2/div/select/astype): one
+/// layout for every tile operand and the result.
+bool isElementwiseTileOp(Operation *op);
+
+/// Ops whose tile operands and results have layouts related by a rule:
+/// elementwise (arith, math, tile.exp2/div/select/astype), tile.broadcast,
+/// tile.reduce, tile.reshape, tile.permute.
+bool isLayoutTransparent(Operation *op);
+
+/// Given that tile `known` (an operand or result of `op`, a
+/// layout-transparent op) is in `layout`, the layout each other tile
+/// operand and result of `op` takes; null where no layout follows.
+SmallVector<std::pair<Value, Attribute>>
+deriveLayouts(Operation *op, Value known, Attribute layout);
+
+/// The tile dimension of a load or store that walks the view's last
+/// (contiguous) dimension, or -1.
+int getContiguousTileDim(int64_t viewRank, ArrayRef<int64_t> dims);
+int getContiguousTileDim(LoadOp load);
+int getContiguousTileDim(StoreOp store);
+
+/// The alignment (bytes) the kernel assumes for `view`: its argument's
+/// `tile.align`, 16 when unset (the default of `view-align`), the element
+/// size for a view that is not a kernel argument.
+int64_t getViewAlign(Value view);
+
+/// Elements in `bytes` bytes of `type` (at least 1).
+unsigned getVectorElements(Type type, int64_t bytes);
+
+/// The coalesced layout of a global access to a tile of `type`: 16-byte
+/// vectors (or what the view's alignment allows) along the dimension that
+/// walks the view's contiguous dimension, lanes along it first.
+BlockedLayoutAttr getAccessLayout(Value view, RankedTensorType type,
+                                  int contiguousDim, int numWarps);
+
+/// Whether a global access in `layout` is coalesced enough: a thread holds
+/// at least two consecutive elements along the contiguous dimension, or
+/// the lowest lane bit that does not replicate walks it.
+bool isGoodAccessLayout(Attribute layout, ArrayRef<int64_t> shape,
+                        int contiguousDim);
+
+/// Stages mma operands in shared memory: loaded tiles by cp.async (or, for
+/// views aligned below 4 bytes, a register load and tilegpu.local_store),
+/// computed tiles by tilegpu.local_store; barriers around both.
+class MmaOperandStager {
+public:
+  MmaOperandStager(func::FuncOp func, MmaLayoutAttr mma, bool padded)
+      : func(func), mma(mma), padded(padded) {}
+
+  /// The shared tile of the mma operand `load` (one per load).
+  FailureOr<Value> stageLoad(LoadOp load, bool isOperandA);
+  /// The shared tile holding the computed operand `value` of `user`.
+  FailureOr<Value> stageValue(Value value, Operation *user, bool isOperandA);
+  /// The shared layout of an operand tile whose `contiguousDim` is
+  /// contiguous.
+  SharedLayoutAttr getOperandLayout(ArrayRef<int64_t> shape,
+                                    unsigned contiguousDim) const;
+
+private:
+  Value allocate(SharedBufferType type, Operation *forOp, Location loc);
+
+  func::FuncOp func;
+  MmaLayoutAttr mma;
+  bool padded;
+  /// Shared buffers already made for a load or value, so two mmas share one.
+  DenseMap<Value, Value> staged;
+  /// Every staging buffer, with the loop it was made for (null outside
+  /// loops), and the buffers each loop uses, for reuse across loops.
+  struct StagedBuffer {
+    Value buffer;
+    Operation *loop;
+    SharedBufferType type;
+  };
+  SmallVector<StagedBuffer> stagedBuffers;
+  DenseMap<Operation *, SmallVector<Value>> takenIn;
+};
+
+} // namespace tilegpu
+} // namespace mlir
+
+#endif // TILE_LIB_DIALECT_TILEGPU_TRANSFORMS_LAYOUTRULES_H

@@ -1,0 +1,48 @@
+//===- SetViewAlign.cpp - the alignment a kernel assumes for its views ----===//
+//
+// tilegpu-set-view-align: `tile.align = view-align` on every view argument
+// of a kernel that has no `tile.align` (contract C2).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "tile/Dialect/Tile/IR/KernelBundle.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace tilegpu {
+#define GEN_PASS_DEF_TILEGPUSETVIEWALIGN
+#include "tile/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilegpu
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+
+struct TileGPUSetViewAlignPass
+    : public tilegpu::impl::TileGPUSetViewAlignBase<TileGPUSetViewAlignPass> {
+  using TileGPUSetViewAlignBase::TileGPUSetViewAlignBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (!func->hasAttr(tile::TileDialect::getKernelAttrName()))
+      return;
+    if (viewAlign < 1 || viewAlign > 16 || !llvm::isPowerOf2_32(viewAlign)) {
+      func.emitError() << "view-align must be a power of two from 1 to 16 "
+                          "(bytes), got "
+                       << static_cast<int>(viewAlign);
+      return signalPassFailure();
+    }
+    StringRef name = tile::kAlignArgAttrName;
+    Builder b(func.getContext());
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (isa<tile::ViewType>(type) && !func.getArgAttr(i, name))
+        func.setArgAttr(i, name, b.getI64IntegerAttr(viewAlign));
+  }
+};
+
+} // namespace
