@@ -7,6 +7,8 @@
 #                  GQA, LSE, EVEN_K false/true, causal and not, two tilings)
 #         perf   : the autotune space for B=4 H=32 D=128 fp16
 #         ladder : the cuTile post's optimization ladder, one bundle a step
+#         hopper : the Hopper steps of docs/perf.md, one bundle a step
+#                  (B=4 H=32 D=128 fp16, 128x128 tiles, 2 stages)
 #         kernels: gemm, softmax and layernorm (kernels/*.mlir): the variants
 #                  bench/check_kernels.py checks and bench_kernels.py times
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build).
@@ -67,6 +69,13 @@ check)
   variant "bar-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --warp-specialize=off --sync=barrier --tile-pipeline=$O3
   variant "ws-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tile-pipeline=$O3
   variant "ws-r24-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --producer-regs=24 --tile-pipeline=$O3
+  # Ping-pong and pinned waits (opt-in, docs/perf.md) and TMA loads on
+  # ragged shapes, both causal alignments, GQA, LSE, bf16, D = 64.
+  variant "pp-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 --ping-pong=on --pin-waits=true "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
+  variant "pp-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --ping-pong=on --tile-pipeline=$O3
+  variant "tma-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tma=on "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
+  variant "tma-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tma=on --tile-pipeline=$O3
+  variant "tma-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --tma=on --tile-pipeline=$O3
   # wgmma with N = 96 (not a power of two) on ragged shapes.
   variant "o3-f16-d128-m128n96-c" "TILE_M=128,TILE_N=96,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tile-pipeline=$O3
   ;;
@@ -105,6 +114,16 @@ perf)
       --tile-pipeline=$O3
     variant "wsov-m128n128-w8-s2-r24-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
+    # Ping-pong (the default where it applies) off, the waits unpinned, and
+    # TMA loads (off by default: tile-runner does not build tensor maps).
+    variant "ws-nopp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      --ping-pong=off --tile-pipeline=$O3
+    variant "wsov-nopin-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      --ping-pong=off --pin-waits=false "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
+    variant "tma-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      --tma=on --tile-pipeline=$O3
+    variant "tmaov-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      --tma=on "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
     variant "sync-m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --mma-version=2 \
       --tile-pipeline=$O3
     # The causal one spills 20 bytes at ptxas -O3; -O1 schedules for fewer
@@ -182,8 +201,26 @@ kernels)
   variant "la-rms-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,RMS=true" --num-warps=4
   variant "la-rms-online-n2048-w8-a2" "ONLINE=true,ROWS=1,BLOCK_N=2048,RMS=true" --num-warps=8 --view-align=2
   ;;
+hopper)
+  # The steps of docs/perf.md (2026-12-01, later), switches explicit.
+  for causal in true false; do
+    c=$([ $causal = true ] && echo c || echo n)
+    p="TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=true"
+    ov="--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
+    w="--num-warps=8 --stages=2"
+    variant "h8-ws-$c" "$p" $w --ping-pong=off --pin-waits=false --tile-pipeline=$O3
+    variant "h8o-ov-nopin-$c" "$p" $w --ping-pong=off --pin-waits=false "$ov"
+    variant "h9-ov-pin-$c" "$p" $w --ping-pong=off --pin-waits=true "$ov"
+    variant "h10-pp-$c" "$p" $w --ping-pong=on --tile-pipeline=$O3
+    variant "h10o-ov-pin-pp-$c" "$p" $w --ping-pong=on --pin-waits=true "$ov"
+    variant "h11-tma-$c" "$p" $w --tma=on --tile-pipeline=$O3
+    variant "h11p-tma-pp-$c" "$p" $w --tma=on --ping-pong=on --tile-pipeline=$O3
+    variant "h11q-ov-pin-tma-$c" "$p" $w --tma=on --pin-waits=true "$ov"
+    variant "h11o-ov-pin-pp-tma-$c" "$p" $w --tma=on --pin-waits=true --ping-pong=on "$ov"
+  done
+  ;;
 *)
-  echo "unknown set '$set_name' (check, perf, ladder, kernels)" >&2
+  echo "unknown set '$set_name' (check, perf, ladder, kernels, hopper)" >&2
   exit 2
   ;;
 esac

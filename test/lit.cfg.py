@@ -54,6 +54,17 @@ if ptxas:
     if os.path.isdir(os.path.join(toolkit, "nvvm", "libdevice")):
         config.environment["CUDA_HOME"] = toolkit
 
+# cuobjdump (where the toolkit has it, e.g. the GPU machine): SASS checks of
+# what ptxas made of the PTX (scripts/sass-overlap.py).
+cuobjdump = os.path.join(cuda_root, "bin", "cuobjdump")
+if not os.path.exists(cuobjdump):
+    cuobjdump = shutil.which("cuobjdump") or ""
+if cuobjdump:
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", cuobjdump))
+config.substitutions.append(
+    ("%scripts", os.path.join(config.tile_src_root, "scripts")))
+
 # cuda: set only where a GPU answers, so that one suite runs everywhere and
 # the tests marked `REQUIRES: cuda` run only on a GPU machine.
 def has_gpu():

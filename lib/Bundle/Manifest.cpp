@@ -58,6 +58,19 @@ AbiEntry AbiEntry::makeScalar(std::string name, DType dtype) {
   return e;
 }
 
+AbiEntry AbiEntry::makeTensorMap(std::string name, std::string view,
+                                 std::vector<int64_t> dims,
+                                 std::vector<int64_t> box, int swizzle) {
+  AbiEntry e;
+  e.name = std::move(name);
+  e.kind = Kind::TensorMap;
+  e.view = std::move(view);
+  e.dims = std::move(dims);
+  e.box = std::move(box);
+  e.swizzle = swizzle;
+  return e;
+}
+
 const char *kindName(AbiEntry::Kind kind) {
   switch (kind) {
   case AbiEntry::Kind::View:
@@ -156,12 +169,13 @@ std::string Manifest::paramsSummary() const {
 
 const std::vector<std::string> &manifestFields() {
   static const std::vector<std::string> fields = {
-      "format",      "kernel",        "entry",     "ptx",
-      "cubin",       "target",        "compiler",  "source",
-      "pipeline",    "stages",        "sync",      "warp_specialize",
-      "mma_version", "shared_layout", "num_warps", "block",
-      "occupancy",   "shared_bytes",  "grid",      "requires",
-      "params",      "abi",           "ptxas"};
+      "format",        "kernel",    "entry",     "ptx",
+      "cubin",         "target",    "compiler",  "source",
+      "pipeline",      "stages",    "sync",      "warp_specialize",
+      "ping_pong",     "tma",       "pin_waits", "mma_version",
+      "shared_layout", "num_warps", "block",     "occupancy",
+      "shared_bytes",  "grid",      "requires",  "params",
+      "abi",           "ptxas"};
   return fields;
 }
 
@@ -615,6 +629,9 @@ bool parseManifest(const std::string &text, const std::string &where,
       !r.optionalInteger("stages", m.stages, 0, 64) ||
       !r.string("sync", m.sync, false) ||
       !r.string("warp_specialize", m.warpSpecialize, false) ||
+      !r.string("ping_pong", m.pingPong, false) ||
+      !r.string("tma", m.tma, false) ||
+      !r.string("pin_waits", m.pinWaits, false) ||
       !r.optionalInteger("mma_version", m.mmaVersion, 0, 3) ||
       !r.string("shared_layout", m.sharedLayout, false) ||
       !r.integer("num_warps", m.numWarps, true, 1, 32) ||
@@ -761,6 +778,12 @@ bool writeManifest(const Manifest &m, std::string &text, std::string &error) {
     add("sync", m.sync);
   if (!m.warpSpecialize.empty())
     add("warp_specialize", m.warpSpecialize);
+  if (!m.pingPong.empty())
+    add("ping_pong", m.pingPong);
+  if (!m.tma.empty())
+    add("tma", m.tma);
+  if (!m.pinWaits.empty())
+    add("pin_waits", m.pinWaits);
   if (m.mmaVersion)
     add("mma_version", *m.mmaVersion);
   if (!m.sharedLayout.empty())

@@ -84,7 +84,9 @@ static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
   func.addPass(createCSEPass());
   // wgmma issued early, waited for at the first use of its result (before
   // pipelining, which releases a stage after the wait of its last reader).
-  func.addPass(tilegpu::createTileGPUAsyncMma());
+  tilegpu::TileGPUAsyncMmaOptions asyncOptions;
+  asyncOptions.pinWaits = options.pinWaits;
+  func.addPass(tilegpu::createTileGPUAsyncMma(asyncOptions));
   tilegpu::TileGPUPipelineOptions pipelineOptions;
   pipelineOptions.stages = options.stages;
   pipelineOptions.maxSharedBytes = maxShared;
@@ -96,6 +98,14 @@ static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
   wsOptions.chip = options.chip;
   wsOptions.producerRegs = options.producerRegs;
   func.addPass(tilegpu::createTileGPUWarpSpecialize(wsOptions));
+  tilegpu::TileGPUPingPongOptions pingPongOptions;
+  pingPongOptions.mode = options.pingPong;
+  pingPongOptions.chip = options.chip;
+  func.addPass(tilegpu::createTileGPUPingPong(pingPongOptions));
+  tilegpu::TileGPUTmaOptions tmaOptions;
+  tmaOptions.mode = options.tma;
+  tmaOptions.chip = options.chip;
+  func.addPass(tilegpu::createTileGPUTma(tmaOptions));
   tilegpu::TileGPUAllocateSharedOptions allocOptions;
   allocOptions.maxSharedBytes = maxShared;
   func.addPass(tilegpu::createTileGPUAllocateShared(allocOptions));
@@ -117,7 +127,11 @@ static void addNVVMStage(OpPassManager &pm, const PipelineOptions &options) {
   gpu.addPass(createCSEPass());
   gpu.addPass(createConvertVectorToLLVMPass());
   gpu.addPass(createConvertGpuOpsToNVVMOps());
+  // NVVM ops without an LLVM intrinsic (bar.arrive of ping-pong) become
+  // inline PTX.
+  gpu.addPass(createConvertNVVMToLLVMPass());
   gpu.addPass(createReconcileUnrealizedCastsPass());
+  gpu.addPass(createTileGridConstants());
 
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;

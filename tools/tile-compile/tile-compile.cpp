@@ -140,6 +140,28 @@ void describeTileGPUKernel(func::FuncOp kernel, BundleInfo &info) {
     info.sharedBytes = shared.getInt();
   if (auto version = kernel->getAttrOfType<IntegerAttr>("tilegpu.mma_version"))
     info.mmaVersion = version.getInt();
+  // tilegpu-tma appends tensor-map arguments, each built by the launcher from
+  // the view it names (contract C4).
+  for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
+    auto map = kernel.getArgAttrOfType<DictionaryAttr>(i, "tilegpu.tensor_map");
+    if (!map)
+      continue;
+    auto name = kernel.getArgAttrOfType<StringAttr>(
+        i, tile::TileDialect::getArgNameAttrName());
+    auto view = map.getAs<StringAttr>("view");
+    auto swizzle = map.getAs<IntegerAttr>("swizzle");
+    auto ints = [&](StringRef key) {
+      std::vector<int64_t> values;
+      if (auto array = map.getAs<ArrayAttr>(key))
+        for (Attribute v : array)
+          values.push_back(cast<IntegerAttr>(v).getInt());
+      return values;
+    };
+    info.manifest.abi.push_back(::tilebundle::AbiEntry::makeTensorMap(
+        name ? name.str() : "arg" + std::to_string(i), view ? view.str() : "",
+        ints("dims"), ints("box"),
+        swizzle ? static_cast<int>(swizzle.getInt()) : 0));
+  }
 }
 
 std::string findPtxas() {
@@ -255,6 +277,9 @@ LogicalResult writeBundle(const tile::PipelineOptions &options,
   manifest.stages = options.stages.getValue();
   manifest.sync = options.sync.getValue();
   manifest.warpSpecialize = options.warpSpecialize.getValue();
+  manifest.pingPong = options.pingPong.getValue();
+  manifest.tma = options.tma.getValue();
+  manifest.pinWaits = options.pinWaits ? "true" : "false";
   // wgmma operands always use the 128B-swizzle layout.
   manifest.sharedLayout = info.mmaVersion == 3
                               ? std::string("wgmma")

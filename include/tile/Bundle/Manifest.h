@@ -55,6 +55,9 @@ struct AbiEntry {
   static AbiEntry makeView(std::string name, DType dtype, int rank, int align,
                            Access access);
   static AbiEntry makeScalar(std::string name, DType dtype);
+  static AbiEntry makeTensorMap(std::string name, std::string view,
+                                std::vector<int64_t> dims,
+                                std::vector<int64_t> box, int swizzle);
 };
 const char *kindName(AbiEntry::Kind kind);
 
@@ -98,6 +101,9 @@ struct Manifest {
   std::optional<int64_t> stages; ///< informational
   std::string sync;              ///< informational: barrier, mbarrier, auto
   std::string warpSpecialize;    ///< informational: off, on, auto
+  std::string pingPong;          ///< informational: off, on, auto
+  std::string tma;               ///< informational: off, on, auto
+  std::string pinWaits;          ///< informational: true, false
   std::optional<int64_t> mmaVersion; ///< informational
   std::string sharedLayout;          ///< informational
   int64_t numWarps = 0;

@@ -179,6 +179,24 @@ public:
       *this, ReadBySource | ReadByLowering, "producer-regs",
       llvm::cl::desc("Registers per producer thread (setmaxnreg, 24-256)"),
       llvm::cl::init(40)};
+  Opt<std::string> pingPong{
+      *this, ReadBySource | ReadByLowering, "ping-pong",
+      llvm::cl::desc("Consumer warpgroups take turns issuing wgmma: off (the "
+                     "default: measured no faster, docs/perf.md), on, auto "
+                     "(the kernel's hint, else when it qualifies)"),
+      llvm::cl::init("off")};
+  Opt<std::string> tma{
+      *this, ReadBySource | ReadByLowering, "tma",
+      llvm::cl::desc("The producer's pipelined tiles through TMA: off (the "
+                     "default until every launcher builds tensor maps), on, "
+                     "auto (the kernel's hint, else when it qualifies)"),
+      llvm::cl::init("off")};
+  Opt<bool> pinWaits{
+      *this, ReadBySource | ReadByLowering, "pin-waits",
+      llvm::cl::desc("Keep a wgmma wait after the work meant to overlap its "
+                     "mma (membar.cta before it; off by default: measured "
+                     "slower, docs/perf.md)"),
+      llvm::cl::init(false)};
   Opt<std::string> sharedLayout{
       *this, ReadBySource | ReadByLowering, "shared-layout",
       llvm::cl::desc("Shared tiles of mma operands: padded or swizzled"),

@@ -2,9 +2,9 @@
 //
 // The synchronization of the Hopper pipeline: mbarrier groups in shared
 // memory (init, arrive, cp.async arrivals, phase-parity waits), the async
-// proxy fence, named barriers, and the split into producer and consumer
-// warps (one if/else with setmaxnreg at the top of each branch), lowered to
-// NVVM ops.
+// proxy fence, named barriers (with a warpgroup id), and the split into
+// producer and consumer warps (one if/else with setmaxnreg at the top of each
+// branch), lowered to NVVM ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,12 +20,6 @@ using namespace mlir::tile::lowering;
 using namespace mlir::tilegpu;
 
 namespace {
-
-/// Address (!llvm.ptr<3>) of barrier `index` (i32) of a group at `base`.
-Value barrierAddress(OpBuilder &b, Location loc, Value base, Value index) {
-  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI64Type(), base,
-                             ValueRange{index});
-}
 
 struct MbarrierAllocLowering : OpConversionPattern<MbarrierAllocOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -139,6 +133,8 @@ struct NamedBarrierLowering : OpConversionPattern<NamedBarrierOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value id = i32Const(rewriter, loc, op.getId());
+    if (adaptor.getOffset())
+      id = arith::AddIOp::create(rewriter, loc, id, adaptor.getOffset());
     Value threads = i32Const(rewriter, loc, op.getThreads());
     if (op.getArrive())
       NVVM::BarrierArriveOp::create(rewriter, loc, id, threads);
@@ -146,6 +142,19 @@ struct NamedBarrierLowering : OpConversionPattern<NamedBarrierOp> {
       NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, id, threads,
                               NVVM::BarrierReductionAttr(), Value());
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WarpgroupIdLowering : OpConversionPattern<WarpgroupIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpgroupIdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOp(op, arith::ShRUIOp::create(rewriter, loc,
+                                                  warpId(rewriter, loc),
+                                                  i32Const(rewriter, loc, 2)));
     return success();
   }
 };
@@ -183,9 +192,9 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
 
 void lowering::populateBarrierPatterns(TileTypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<MbarrierAllocLowering, MbarrierInitLowering,
-               MbarrierWaitLowering, MbarrierArriveLowering,
-               MbarrierArriveCopiesLowering, FenceAsyncSharedLowering,
-               NamedBarrierLowering, WarpSpecializeLowering>(
-      converter, patterns.getContext());
+  patterns
+      .add<MbarrierAllocLowering, MbarrierInitLowering, MbarrierWaitLowering,
+           MbarrierArriveLowering, MbarrierArriveCopiesLowering,
+           FenceAsyncSharedLowering, NamedBarrierLowering, WarpgroupIdLowering,
+           WarpSpecializeLowering>(converter, patterns.getContext());
 }

@@ -35,6 +35,9 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([ctx](MbarrierType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, 3);
   });
+  // The generic address of the grid-constant parameter.
+  addConversion(
+      [ctx](TensorMapType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
   // Values crossing the boundary of converted and unconverted IR.
   auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
                         Location loc) -> Value {
@@ -78,6 +81,12 @@ Value lowering::i64Const(OpBuilder &b, Location loc, int64_t v) {
 
 Value lowering::threadIdX(OpBuilder &b, Location loc) {
   return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+Value lowering::barrierAddress(OpBuilder &b, Location loc, Value base,
+                               Value index) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI64Type(), base,
+                             ValueRange{index});
 }
 
 Value lowering::laneId(OpBuilder &b, Location loc) {

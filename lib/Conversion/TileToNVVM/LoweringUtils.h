@@ -45,6 +45,8 @@ Value i64Const(OpBuilder &b, Location loc, int64_t v);
 Value threadIdX(OpBuilder &b, Location loc);
 Value laneId(OpBuilder &b, Location loc);
 Value warpId(OpBuilder &b, Location loc);
+/// Address (!llvm.ptr<3>) of barrier `index` (i32) of a group at `base`.
+Value barrierAddress(OpBuilder &b, Location loc, Value base, Value index);
 
 /// The thread-dependent part of coordinate `dim` of a layout (an i32).
 Value threadCoord(OpBuilder &b, Location loc, const tilegpu::RegisterLayout &l,
@@ -181,6 +183,8 @@ void populateMathPatterns(TileTypeConverter &converter,
                           RewritePatternSet &patterns);
 void populateBarrierPatterns(TileTypeConverter &converter,
                              RewritePatternSet &patterns);
+void populateTmaPatterns(TileTypeConverter &converter,
+                         RewritePatternSet &patterns);
 
 } // namespace lowering
 } // namespace tile

@@ -37,7 +37,7 @@ constexpr llvm::StringLiteral kKernelModuleName = "tile_kernels";
 bool hasTileTypes(Operation *op) {
   auto isTileType = [](Type t) {
     return isa<RankedTensorType, ViewType, tilegpu::SharedBufferType,
-               tilegpu::MbarrierType>(t);
+               tilegpu::MbarrierType, tilegpu::TensorMapType>(t);
   };
   return llvm::any_of(op->getOperandTypes(), isTileType) ||
          llvm::any_of(op->getResultTypes(), isTileType);
@@ -108,6 +108,10 @@ LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
       abiTypes.append(view.getRank(), IntegerType::get(ctx, 64));
       continue;
     }
+    if (isa<tilegpu::TensorMapType>(type)) {
+      abiTypes.push_back(LLVM::LLVMPointerType::get(ctx));
+      continue;
+    }
     if (!type.isIntOrFloat())
       return kernel.emitError()
              << "kernel argument type " << type << " has no launch ABI";
@@ -132,12 +136,22 @@ LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
       gpuFunc->setAttr(name, attr);
 
   // Rebuild each view from its ABI pieces, then hand the old body the
-  // values it expects.
+  // values it expects. A tensor map is a CUtensorMap passed by value as a
+  // grid constant (.param .align 64 .b8 p[128]); the body uses its address.
   Block &entry = gpuFunc.getBody().front();
   b.setInsertionPointToStart(&entry);
   SmallVector<Value> replacements;
+  SmallVector<int64_t> gridConstants;
   unsigned next = 0;
   for (Type type : kernel.getArgumentTypes()) {
+    if (isa<tilegpu::TensorMapType>(type)) {
+      unsigned index = next++;
+      gridConstants.push_back(index);
+      replacements.push_back(UnrealizedConversionCastOp::create(
+                                 b, loc, type, entry.getArgument(index))
+                                 .getResult(0));
+      continue;
+    }
     auto view = dyn_cast<ViewType>(type);
     if (!view) {
       replacements.push_back(entry.getArgument(next++));
@@ -159,6 +173,10 @@ LogicalResult outlineKernel(func::FuncOp kernel, gpu::GPUModuleOp gpuModule) {
     replacements.push_back(
         UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0));
   }
+  // Made grid constants after convert-gpu-to-nvvm (tile-grid-constants).
+  if (!gridConstants.empty())
+    gpuFunc->setAttr("tilegpu.grid_constants",
+                     b.getDenseI64ArrayAttr(gridConstants));
   Block &oldEntry = kernel.getBody().front();
   IRRewriter rewriter(ctx);
   rewriter.inlineBlockBefore(&oldEntry, &entry, entry.end(), replacements);
@@ -260,6 +278,7 @@ struct ConvertTileToNVVMPass
     populateGlobalAccessPatterns(converter, patterns);
     populateMathPatterns(converter, patterns);
     populateBarrierPatterns(converter, patterns);
+    populateTmaPatterns(converter, patterns);
     for (gpu::GPUFuncOp func : gpuModule.getOps<gpu::GPUFuncOp>())
       insertProxyFences(func);
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))

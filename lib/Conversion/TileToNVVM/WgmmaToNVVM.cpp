@@ -317,8 +317,12 @@ struct MmaWaitLowering : OpConversionPattern<tilegpu::MmaWaitOp> {
         return op.emitOpError() << "waits for f32 or 16-bit tiles only";
       ranges.push_back({begin, tied.size()});
     }
+    // A pinned wait stays after the work before it: ptxas schedules no
+    // instruction across a membar (a wait alone it hoists into the first
+    // stall of that work).
     std::string ptx;
     llvm::raw_string_ostream(ptx)
+        << (op.getPin() ? "membar.cta;\n" : "")
         << "wgmma.wait_group.sync.aligned " << op.getPending() << ";";
     SmallVector<Value> out = emitAsm(rewriter, loc, ptx, tied, {}, {});
     SmallVector<Value> results;

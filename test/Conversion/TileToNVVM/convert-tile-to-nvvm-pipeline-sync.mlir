@@ -38,6 +38,12 @@
 // CHECK:   nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:   nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // CHECK:   nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// The warpgroup id is tid / 32 / 4; an offset adds to the barrier id.
+// CHECK:   %[[TID4:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:   %[[WARP:.*]] = arith.shrui %[[TID4]], %{{.*}} : i32
+// CHECK:   %[[WG:.*]] = arith.shrui %[[WARP]], %{{.*}} : i32
+// CHECK:   %[[ID:.*]] = arith.addi %{{.*}}, %[[WG]] : i32
+// CHECK:   nvvm.barrier id = %[[ID]] number_of_threads = %{{.*}}
 // CHECK: }
 // CHECK: gpu.return
 func.func @sync(%K: !tile.view<?x?xf16>, %i: i32, %p: i32) attributes {tilegpu.num_warps = 12 : i32} {
@@ -56,6 +62,8 @@ func.func @sync(%K: !tile.view<?x?xf16>, %i: i32, %p: i32) attributes {tilegpu.n
     tilegpu.fence_async_shared
     tilegpu.mbarrier_arrive %full[%i] : !tilegpu.mbarrier<2>
     tilegpu.named_barrier 1, 256
+    %wg = tilegpu.warpgroup_id
+    tilegpu.named_barrier 2 + %wg, 256
   }
   return
 }

@@ -161,3 +161,26 @@ func.func @wgmma_async(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 
   tilegpu.store %w#0, %O[%c0, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+
+// A pinned wait puts membar.cta right before wgmma.wait_group, in the same
+// asm statement: ptxas schedules nothing across the membar, so the work
+// before the wait stays before it (a bare wait is hoisted into that work).
+// CHECK-LABEL: gpu.func @wgmma_pinned_wait
+// CHECK: llvm.inline_asm has_side_effects "membar.cta;\0Awgmma.wait_group.sync.aligned 0;", "=f,{{.*}}"
+// CHECK-NOT: membar
+// CHECK: gpu.return
+func.func @wgmma_pinned_wait(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %v = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x64xf16, #wg>
+  %acc = tile.full 0.0 shape [64, 64] : tensor<64x64xf32, #mma>
+  %d = tilegpu.mma %v, %v, %acc {async} : !tilegpu.smem<64x64xf16, #wg>,
+      !tilegpu.smem<64x64xf16, #wg>, tensor<64x64xf32, #mma>
+  %w = tilegpu.mma_wait %d {pending = 0 : i32, pin} : tensor<64x64xf32, #mma>
+  tilegpu.store %w, %O[%c0, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}

@@ -42,4 +42,29 @@ def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileGridConstants : Pass<"tile-grid-constants", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the TMA tensor-map parameters of lowered kernels grid constants";
+  let description = [{
+    A TMA tensor map is a 128-byte `CUtensorMap` passed by value as a grid
+    constant (`.param .align 64 .b8 p[128]`). `convert-tile-to-nvvm` lists
+    those parameters in the `gpu.func` attribute `tilegpu.grid_constants`;
+    `convert-gpu-to-nvvm` copies function attributes but not `llvm.byval`,
+    and the NVVM verifier admits `nvvm.grid_constant` on `llvm.func`
+    kernels only. This pass, after `convert-gpu-to-nvvm`, puts the three
+    argument attributes on each listed parameter and drops the list:
+
+    ```mlir
+    llvm.func @k(%m: !llvm.ptr) attributes {nvvm.kernel,
+                                           tilegpu.grid_constants = array<i64: 0>}
+    // becomes
+    llvm.func @k(%m: !llvm.ptr {llvm.align = 64 : i64,
+                                llvm.byval = !llvm.array<128 x i8>,
+                                nvvm.grid_constant}) attributes {nvvm.kernel}
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+  ];
+}
+
 #endif // TILE_CONVERSION_TILETONVVM_PASSES_TD

@@ -177,8 +177,8 @@ Operation *mlir::tile::getEnclosingKernel(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Checks a dictionary of launch hints: num_warps, occupancy and
-/// warp_specialize.
+/// Checks a dictionary of launch hints: num_warps, occupancy,
+/// warp_specialize, ping_pong and tma.
 LogicalResult verifyLaunchHints(Operation *op, DictionaryAttr hints,
                                 StringRef where,
                                 ArrayRef<StringRef> extraKeys) {
@@ -199,13 +199,15 @@ LogicalResult verifyLaunchHints(Operation *op, DictionaryAttr hints,
                << where << ": occupancy must be in [1, 32], got " << v;
       continue;
     }
-    // A producer warpgroup for the pipelined copies: 1 forces it, 0
-    // disables it (tilegpu-warp-specialize).
-    if (key == "warp_specialize") {
+    // A producer warpgroup for the pipelined copies (tilegpu-warp-
+    // specialize), consumer warpgroups taking turns (tilegpu-ping-pong),
+    // TMA loads (tilegpu-tma):
+    // 1 forces it, 0 disables it.
+    if (key == "warp_specialize" || key == "ping_pong" || key == "tma") {
       auto value = dyn_cast<IntegerAttr>(entry.getValue());
       if (!value || (value.getInt() != 0 && value.getInt() != 1))
         return op->emitOpError()
-               << where << ": warp_specialize must be 0 or 1 (or a bool)";
+               << where << ": " << key << " must be 0 or 1 (or a bool)";
       continue;
     }
     if (llvm::is_contained(extraKeys, key))

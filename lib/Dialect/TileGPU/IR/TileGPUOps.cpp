@@ -70,6 +70,33 @@ LogicalResult AsyncCopyOp::verify() {
                           getDims(), 2);
 }
 
+LogicalResult TmaCopyOp::verify() {
+  SharedBufferType buffer = getBuffer().getType();
+  if (buffer.getShape().size() != 2)
+    return emitOpError() << "copies into one 2-d stage (use subview)";
+  if (buffer.getElementType().getIntOrFloatBitWidth() != 16)
+    return emitOpError() << "copies 16-bit elements only";
+  auto layout = dyn_cast<SharedLayoutAttr>(buffer.getLayout());
+  if (!layout || layout.getChunk() * 2 != 128 || layout.getMaxPhase() != 8 ||
+      layout.getPerPhase() != 1)
+    return emitOpError() << "needs the 128B-swizzle layout with 64-element "
+                            "pieces, got "
+                         << buffer;
+  int64_t rank = static_cast<int64_t>(getCoords().size());
+  if (rank < 2 || rank > 5)
+    return emitOpError() << "a tensor map has 2 to 5 dimensions, got " << rank;
+  ArrayRef<int64_t> dims = getDims();
+  if (dims.size() != 2 || dims[0] == dims[1] ||
+      llvm::any_of(dims, [&](int64_t d) { return d < 0 || d >= rank; }))
+    return emitOpError() << "dims must be two distinct view dimensions";
+  int64_t outer = buffer.getShape()[1 - layout.getOrder()[0]];
+  if (outer > 256 || outer % 8 != 0)
+    return emitOpError() << "a box has at most 256 rows, in whole 8-row "
+                            "swizzle atoms, got "
+                         << outer;
+  return success();
+}
+
 LogicalResult MmaOp::verify() {
   auto acc = getAcc().getType();
   if (!isa_and_nonnull<MmaLayoutAttr>(acc.getEncoding()) ||

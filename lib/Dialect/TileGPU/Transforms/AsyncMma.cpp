@@ -1,5 +1,4 @@
-//===- AsyncMma.cpp - issue wgmma early, wait late
-//-------------------------===//
+//===- AsyncMma.cpp - issue wgmma early, wait late ------------------------===//
 //
 // tilegpu-async-mma: every wgmma (#mma version 3) becomes asynchronous and
 // gets a tilegpu.mma_wait right before the first op of its block that uses
@@ -9,7 +8,9 @@
 //
 // Groups complete in issue order: a wait leaves pending the asynchronous
 // mmas issued after the one it waits for and not yet waited for when it
-// runs, and every wait of a block comes before the block's end.
+// runs, and every wait of a block comes before the block's end. A wait
+// with another wait between it and its mma closes a window of work meant
+// to run under the mma; it is pinned there (ptxas moves unpinned waits up).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +37,7 @@ Operation *ancestorIn(Block *block, Operation *op) {
   return op;
 }
 
-void makeAsync(Block &block) {
+void makeAsync(Block &block, bool pinWaits) {
   SmallVector<std::pair<MmaOp, MmaWaitOp>> issued;
   for (Operation &op : llvm::make_early_inc_range(block)) {
     auto mma = dyn_cast<MmaOp>(&op);
@@ -67,21 +68,29 @@ void makeAsync(Block &block) {
   // pending = mmas issued after this one whose waits come after this wait.
   for (auto [mma, wait] : issued) {
     int32_t pending = 0;
-    for (auto [other, otherWait] : issued)
+    bool window = false;
+    for (auto [other, otherWait] : issued) {
       if (mma->isBeforeInBlock(other) && other->isBeforeInBlock(wait) &&
           wait->isBeforeInBlock(otherWait))
         ++pending;
+      if (otherWait != wait && mma->isBeforeInBlock(otherWait) &&
+          otherWait->isBeforeInBlock(wait))
+        window = true;
+    }
     wait.setPending(pending);
+    wait.setPin(pinWaits && window);
   }
 }
 
 struct TileGPUAsyncMmaPass
     : public tilegpu::impl::TileGPUAsyncMmaBase<TileGPUAsyncMmaPass> {
+  using TileGPUAsyncMmaBase::TileGPUAsyncMmaBase;
+
   void runOnOperation() override {
     SmallVector<Block *> blocks;
     getOperation().walk([&](Block *block) { blocks.push_back(block); });
     for (Block *block : blocks)
-      makeAsync(*block);
+      makeAsync(*block, pinWaits);
   }
 };
 

@@ -311,7 +311,8 @@ struct TileGPUWarpSpecializePass
     consumers->walk([&](BarrierOp barrier) { barriers.push_back(barrier); });
     for (BarrierOp barrier : barriers) {
       OpBuilder bb(barrier);
-      NamedBarrierOp::create(bb, barrier.getLoc(), 1, consumerThreads, false);
+      NamedBarrierOp::create(bb, barrier.getLoc(), 1, /*offset=*/Value(),
+                             consumerThreads, false);
       barrier.erase();
     }
     for (Operation &op : entry)

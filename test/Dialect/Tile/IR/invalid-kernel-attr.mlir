@@ -52,6 +52,13 @@ func.func @kernel_warp_specialize() attributes {tile.kernel = {hints = {sm_90a =
 
 // -----
 
+// expected-error @+1 {{'func.func' op 'tile.kernel': ping_pong must be 0 or 1 (or a bool)}}
+func.func @kernel_ping_pong() attributes {tile.kernel = {ping_pong = 3 : i32}} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'func.func' op 'tile.kernel': unknown launch hint 'num_ctas'}}
 func.func @kernel_unknown_hint() attributes {tile.kernel = {num_ctas = 1 : i32}} {
   return

@@ -3,6 +3,7 @@
 // mma.sync (version 2) is left alone.
 //
 // RUN: tile-opt %s -split-input-file -tilegpu-async-mma | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-async-mma="pin-waits=false" | FileCheck %s --check-prefix=NOPIN
 
 #mma = #tilegpu.mma<version = 3, warps = [4, 1]>
 #rows = #tilegpu.slice<dim = 1, parent = #mma>
@@ -11,16 +12,21 @@
 // The rotated attention loop: S_j, then P_{j-1} V_{j-1}, then the softmax
 // of S_j. The wait for S leaves P V pending (pending = 1) and comes right
 // before the reduction; the wait for P V (pending = 0) comes before the
-// rescale and also names P, which the hardware reads until then.
+// rescale and also names P, which the hardware reads until then. The S
+// wait between P V and its wait opens a window (the softmax) meant to run
+// under P V: the P V wait is pinned after it, the S wait is not.
 // CHECK-LABEL: func.func @rotated
 // CHECK: scf.for
 // CHECK:   %[[S:.*]] = tilegpu.mma %{{.*}}, %{{.*}}, %{{.*}} {async}
 // CHECK:   %[[O:.*]] = tilegpu.mma %[[P:[^,]*]], %{{.*}}, %{{.*}} {async}
-// CHECK:   %[[SW:.*]] = tilegpu.mma_wait %[[S]] {pending = 1 : i32}
+// CHECK:   %[[SW:.*]] = tilegpu.mma_wait %[[S]] {pending = 1 : i32} :
 // CHECK:   tile.reduce %[[SW]] max
-// CHECK:   %[[OW:.*]]:2 = tilegpu.mma_wait %[[O]], %[[P]] {pending = 0 : i32}
+// CHECK:   %[[OW:.*]]:2 = tilegpu.mma_wait %[[O]], %[[P]] {pending = 0 : i32, pin} :
 // CHECK:   arith.mulf %[[OW]]#0
 // CHECK:   scf.yield
+// NOPIN-LABEL: func.func @rotated
+// NOPIN-NOT: pin
+// NOPIN: return
 func.func @rotated(%q: !tilegpu.smem<64x64xf16, #wg>, %k: !tilegpu.smem<64x64xf16, #wg>,
                    %v: !tilegpu.smem<64x64xf16, #wg>, %n: i32,
                    %p0: tensor<64x64xf16, #mma>, %o0: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
@@ -50,7 +56,7 @@ func.func @rotated(%q: !tilegpu.smem<64x64xf16, #wg>, %k: !tilegpu.smem<64x64xf1
 // one at the block's end.
 // CHECK-LABEL: func.func @yielded
 // CHECK: %[[D:.*]] = tilegpu.mma {{.*}} {async}
-// CHECK-NEXT: %[[DW:.*]] = tilegpu.mma_wait %[[D]] {pending = 0 : i32}
+// CHECK-NEXT: %[[DW:.*]] = tilegpu.mma_wait %[[D]] {pending = 0 : i32} :
 // CHECK-NEXT: return %[[DW]]
 func.func @yielded(%a: !tilegpu.smem<64x64xf16, #wg>, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
   %d = tilegpu.mma %a, %a, %acc : !tilegpu.smem<64x64xf16, #wg>, !tilegpu.smem<64x64xf16, #wg>, tensor<64x64xf32, #mma>

@@ -179,11 +179,20 @@ def TileGPU_MmaWaitOp : TileGPU_Op<"mma_wait",
     operands are the in-flight results it makes readable and the register
     operands of those mmas, which must stay intact until here.
 
+    With `pin`, the wait also stays after every instruction before it: ptxas
+    otherwise moves a `wgmma.wait_group` up over independent work (to fill
+    the first latency stall it meets, such as a shuffle's), so that the work
+    meant to run under the mma (attention's exponentials) runs after it.
+    The lowering puts a `membar.cta` right before the wait, which ptxas does
+    not schedule instructions across.
+
     ```mlir
     %s2, %p2 = tilegpu.mma_wait %s, %p {pending = 1} : tensor<128x128xf32, #mma>, tensor<128x128xf16, #mma>
+    %o2 = tilegpu.mma_wait %o {pending = 0, pin} : tensor<128x128xf32, #mma>
     ```
   }];
-  let arguments = (ins Variadic<TileGPU_Tensor>:$values, I32Attr:$pending);
+  let arguments = (ins Variadic<TileGPU_Tensor>:$values, I32Attr:$pending,
+                       UnitAttr:$pin);
   let results = (outs Variadic<TileGPU_Tensor>:$results);
   let assemblyFormat = [{
     $values attr-dict `:` type($values)
@@ -330,6 +339,66 @@ def TileGPU_MbarrierArriveCopiesOp : TileGPU_Op<"mbarrier_arrive_copies"> {
   }];
 }
 
+def TileGPU_MbarrierExpectTxOp : TileGPU_Op<"mbarrier_expect_tx"> {
+  let summary = "arrive on barrier `index`, expecting `bytes` of TMA copies";
+  let description = [{
+    `mbarrier.arrive.expect_tx`: one arrival of the executing thread, and the
+    current phase also waits for `bytes` bytes of asynchronous copies that
+    complete on the barrier (`tilegpu.tma_copy`).
+
+    ```mlir
+    tilegpu.mbarrier_expect_tx %full[%stage], 32768 : !tilegpu.mbarrier<2>
+    ```
+  }];
+  let arguments = (ins TileGPU_MbarrierType:$barriers, I32:$index,
+                   I32Attr:$bytes);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $bytes attr-dict `:` type($barriers)
+  }];
+}
+
+def TileGPU_TmaCopyOp : TileGPU_Op<"tma_copy", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copy a tile into shared memory with the tensor memory accelerator";
+  let description = [{
+    `cp.async.bulk.tensor` from the view that tensor map `map` describes:
+    `coords` are the element offsets of the tile in each view dimension
+    (view order), `dims` the view dimension of each tile dimension, as for
+    `tilegpu.async_copy`. The buffer must be in the 128B-swizzle layout with
+    64-element pieces (the wgmma layout); each piece is one box of the map.
+    Elements outside the view are zero. The copies complete on barrier
+    `index` of `barriers` (complete_tx); whoever issues them also announces
+    their bytes there (`tilegpu.mbarrier_expect_tx`). Executed by the
+    threads that reach it: `tilegpu-tma` issues it from one thread.
+
+    ```mlir
+    tilegpu.tma_copy %kmap[%b, %h, %n, %c0] dims [3, 2] into %stage,
+        %full[%s] : !tilegpu.smem<128x128xf16, #wgT>, !tilegpu.mbarrier<2>
+    ```
+  }];
+  let arguments = (ins TileGPU_TensorMapType:$map, Variadic<I32>:$coords,
+                   DenseI64ArrayAttr:$dims, TileGPU_SharedBufferType:$buffer,
+                   TileGPU_MbarrierType:$barriers, I32:$index);
+  let assemblyFormat = [{
+    $map `[` $coords `]` `dims` $dims `into` $buffer `,` $barriers `[` $index
+    `]` attr-dict `:` type($buffer) `,` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_ThreadIdOp : TileGPU_Op<"thread_id", [Pure]> {
+  let summary = "the executing thread's index in the block (x)";
+  let description = [{
+    For code that one thread of a role runs (the TMA issue of a producer).
+
+    ```mlir
+    %tid = tilegpu.thread_id
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
+}
+
 def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {
   let summary = "order shared-memory writes of the generic proxy before the async proxy";
   let description = [{
@@ -347,16 +416,34 @@ def TileGPU_NamedBarrierOp : TileGPU_Op<"named_barrier"> {
     Hardware barrier `id` (0 to 15) for `threads` threads (a multiple of
     32): the executing warps wait until `threads` threads have arrived;
     with `arrive`, they arrive without waiting. Barrier 0 over the whole
-    block is `tilegpu.barrier`.
+    block is `tilegpu.barrier`. With an `offset` (the same in every thread
+    of a warp, such as a warpgroup id), the barrier is `id + offset`.
 
     ```mlir
     tilegpu.named_barrier 1, 256
     tilegpu.named_barrier 3, 256 arrive
+    tilegpu.named_barrier 2 + %wg, 256
     ```
   }];
-  let arguments = (ins I32Attr:$id, I32Attr:$threads, UnitAttr:$arrive);
-  let assemblyFormat = "$id `,` $threads (`arrive` $arrive^)? attr-dict";
+  let arguments = (ins I32Attr:$id, Optional<I32>:$offset, I32Attr:$threads,
+                   UnitAttr:$arrive);
+  let assemblyFormat =
+      "$id (`+` $offset^)? `,` $threads (`arrive` $arrive^)? attr-dict";
   let hasVerifier = 1;
+}
+
+def TileGPU_WarpgroupIdOp : TileGPU_Op<"warpgroup_id", [Pure]> {
+  let summary = "the executing thread's warpgroup (thread id / 128)";
+  let description = [{
+    Warps 4g .. 4g+3 form warpgroup g. The value is the same in every
+    thread of a warp, so it can select a named barrier.
+
+    ```mlir
+    %wg = tilegpu.warpgroup_id
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
 }
 
 def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize",

@@ -53,4 +53,22 @@ def TileGPU_MbarrierType : TypeDef<TileGPU_Dialect, "Mbarrier"> {
   let genVerifyDecl = 1;
 }
 
+def TileGPU_TensorMapType : TypeDef<TileGPU_Dialect, "TensorMap"> {
+  let mnemonic = "tensor_map";
+  let summary = "a TMA tensor map (CUtensorMap) passed as a kernel parameter";
+  let description = [{
+    A 128-byte `CUtensorMap` that the launcher builds from a view with
+    `cuTensorMapEncodeTiled` and passes by value (`.param .align 64 .b8
+    p[128]`, grid constant). A kernel argument of this type carries
+    `tilegpu.tensor_map = {view = "K", dims = [3, 2, 1, 0], box = [64, 128,
+    1, 1], swizzle = 128}`: tensor dimension i is view dimension dims[i]
+    (dims[0] the contiguous one), with box size box[i]. The bundle's ABI
+    lists it as a `tensor_map` entry.
+
+    ```mlir
+    !tilegpu.tensor_map
+    ```
+  }];
+}
+
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUTYPES_TD

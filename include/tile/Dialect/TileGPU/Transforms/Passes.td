@@ -229,7 +229,18 @@ def TileGPUAsyncMma : Pass<"tilegpu-async-mma", "::mlir::func::FuncOp"> {
 
     Flash attention gets the second mma of iteration j next to the first
     mma of iteration j + 1 from `tile-overlap-mma`.
+
+    A wait that has another wait between it and its mma (the softmax window
+    above) is `pin`ned (`pin-waits`, on by default): ptxas would otherwise
+    hoist it to the first stall of the window (seen in the SASS: the wait
+    for P V right after the first row-max shuffle, before every
+    exponential), and the window would run after the mma instead of under
+    it.
   }];
+  let options = [
+    Option<"pinWaits", "pin-waits", "bool", "true",
+           "Keep a wait with work meant to overlap its mma after that work">,
+  ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
@@ -365,6 +376,100 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "::mlir::func::FuncO
     Option<"producerRegs", "producer-regs", "int", "40",
            "Registers per producer thread after setmaxnreg (24-256, a "
            "multiple of 8); the consumers get the rest, up to 240">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TileGPUPingPong : Pass<"tilegpu-ping-pong", "::mlir::func::FuncOp"> {
+  let summary = "Take turns issuing wgmma between consumer warpgroups";
+  let description = [{
+    With two (or more) consumer warpgroups after `tilegpu-warp-specialize`,
+    every warpgroup issues its wgmmas at the same time and then runs its
+    softmax at the same time: the tensor cores idle during the softmax.
+    This pass orders the issue (FlashAttention-3's "ping-pong"): in each
+    loop of the consumers whose body issues asynchronous wgmmas, warpgroup g
+    waits on named barrier `2 + g` before each group of wgmmas it issues
+    back to back, and arrives on the barrier of warpgroup `(g + 1) % G`
+    after the group. Warpgroup 0 arrives on its own barrier once before the
+    loops, so it goes first, and syncs on it once after them, which
+    balances the last arrival. One warpgroup's softmax then runs under the
+    other's wgmmas.
+
+    ```mlir
+    %wg = tilegpu.warpgroup_id
+    tilegpu.named_barrier 2 + %c0, 256 arrive   // warpgroup 0 only
+    scf.for ... {
+      tilegpu.mbarrier_wait %full[...] ...
+      tilegpu.named_barrier 2 + %wg, 256
+      %s = tilegpu.mma %q, %k, %zero {async}
+      %o = tilegpu.mma %p, %v, %acc {async}
+      tilegpu.named_barrier 2 + %next, 256 arrive
+      ...
+    }
+    ```
+
+    It applies (`mode=auto`) to loops whose bounds are block-uniform (every
+    warpgroup runs the same iterations; tile values are) and whose async
+    wgmmas are in the loop body itself, with no block or consumer barrier
+    in the loop; the kernel hint `ping_pong` (0 or 1) or `mode=on|off`
+    forces the choice (`on` reports why it cannot).
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"auto\"",
+           "auto (when the kernel qualifies), on (or report why not), off">,
+    Option<"chip", "chip", "std::string", "\"sm_80\"",
+           "Target chip (for the per-chip kernel hints)">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TileGPUTma : Pass<"tilegpu-tma", "::mlir::func::FuncOp"> {
+  let summary = "Load the producer's pipelined tiles with TMA";
+  let description = [{
+    After `tilegpu-warp-specialize`, the producer warpgroup fills the rings
+    with cp.async (every producer thread copies part of a tile, then
+    `cp.async.mbarrier.arrive` on the stage's full barrier). This pass gives
+    each ring copy to the tensor memory accelerator: one thread of the
+    producer announces the tile's bytes on the full barrier
+    (`tilegpu.mbarrier_expect_tx`, the barrier's only arrival) and issues
+    `tilegpu.tma_copy` (one `cp.async.bulk.tensor` per 64-element piece of
+    the 128B-swizzled stage), which completes on that barrier. A copy
+    before the loops that the first full barrier covered (the query tile)
+    gets a barrier of its own, which the consumers wait for before they
+    first read the tile. Each view copied this way gets a tensor map: a new
+    kernel argument `!tilegpu.tensor_map` named `VIEW@tmaN` with
+    `tilegpu.tensor_map = {view, dims, box, swizzle = 128}`, which the
+    bundle lists as a `tensor_map` ABI entry. TMA writes through the async
+    proxy, so the consumers' proxy fences after those waits go.
+
+    ```mlir
+    // before (producer)
+    tilegpu.mbarrier_wait %empty[%s] parity %p
+    tilegpu.async_copy %K[%b, %h, %n, %c0] dims [3, 2] into %stage
+    tilegpu.mbarrier_arrive_copies %full[%s]
+    // after
+    tilegpu.mbarrier_wait %empty[%s] parity %p
+    scf.if %leader {
+      tilegpu.mbarrier_expect_tx %full[%s], 32768
+      tilegpu.tma_copy %kmap[%b, %h, %n, %c0] dims [3, 2] into %stage, %full[%s]
+    }
+    ```
+
+    It applies (`mode=auto`) when every copy of the producer qualifies: a
+    view that is a kernel argument (16-byte aligned base and strides, which
+    launchers check when they build the map), 16-bit elements, the wgmma
+    layout (64-element pieces, at most 256 rows), no predicate; `mode=on`
+    reports why not, `mode=off` keeps cp.async. The kernel hint `tma` (0 or
+    1) chooses per kernel.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"auto\"",
+           "auto (when the kernel qualifies), on (or report why not), off">,
+    Option<"chip", "chip", "std::string", "\"sm_80\"",
+           "Target chip (TMA needs sm_90 or newer)">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -1,0 +1,98 @@
+// tilegpu-tma: the producer's copies become TMA. Each ring copy is issued
+// by the producer's first thread, which announces the stage's bytes on the
+// full barrier (expect_tx, the barrier's only arrival: arrivals 1); the
+// query copy that the first full barrier covered gets a barrier of its own,
+// waited for by the consumers before the loop that reads it. Each view gets
+// a tensor-map argument named VIEW@tma0 (dims: the buffer's inner view
+// dimension first; box: a 64-element piece by the tile's rows). The
+// consumers' proxy fences after the TMA barriers go.
+//
+// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a" -tilegpu-tma="chip=sm_90a" | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a" -tilegpu-tma="chip=sm_90a mode=off" | FileCheck %s --check-prefix=OFF
+// RUN: not tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a mode=off" -tilegpu-tma="chip=sm_90a mode=on" 2>&1 | FileCheck %s --check-prefix=ERRWS
+// RUN: not tile-opt %s -split-input-file -tilegpu-tma="chip=sm_80 mode=on" 2>&1 | FileCheck %s --check-prefix=ERRCHIP
+
+// OFF-NOT: tilegpu.tma_copy
+// OFF-NOT: tensor_map
+// ERRWS: error: cannot use TMA: the kernel has no producer warpgroup (warp-specialize)
+// ERRCHIP: error: cannot use TMA: TMA needs sm_90 or newer, got 'sm_80'
+
+// CHECK-LABEL: func.func @attention
+// CHECK-SAME: %[[QMAP:[^:]*]]: !tilegpu.tensor_map {tile.name = "Q@tma0", tilegpu.tensor_map = {box = [64, 64], dims = [1, 0], swizzle = 128 : i64, view = "Q"}}
+// CHECK-SAME: %[[KMAP:[^:]*]]: !tilegpu.tensor_map {tile.name = "K@tma0", tilegpu.tensor_map = {box = [64, 64], dims = [1, 0], swizzle = 128 : i64, view = "K"}}
+// CHECK-SAME: %[[VMAP:[^:]*]]: !tilegpu.tensor_map {tile.name = "V@tma0", tilegpu.tensor_map = {box = [64, 64], dims = [1, 0], swizzle = 128 : i64, view = "V"}}
+// CHECK: %[[QB:.*]] = tilegpu.alloc : {{.*}}<64x64xf16
+// CHECK: %[[KF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "full"}
+// CHECK: tilegpu.mbarrier_init %[[KF]] arrivals 1
+// CHECK: %[[VF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "full"}
+// CHECK: tilegpu.mbarrier_init %[[VF]] arrivals 1
+// CHECK: %[[QF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "tma"} : {{.*}}<1>
+// CHECK-NEXT: tilegpu.mbarrier_init %[[QF]] arrivals 1
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+// CHECK-NEXT: %[[TID:.*]] = tilegpu.thread_id
+// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : i32
+// CHECK-NOT: tilegpu.async_copy
+// CHECK: scf.if %[[LEADER]] {
+// CHECK-NEXT: tilegpu.mbarrier_expect_tx %[[QF]][%{{.*}}], 8192
+// CHECK-NEXT: tilegpu.tma_copy %[[QMAP]][%{{.*}}, %{{.*}}] dims [0, 1] into %[[QB]], %[[QF]][%{{.*}}]
+// CHECK: scf.for
+// CHECK:   tilegpu.mbarrier_wait
+// CHECK:   scf.if %[[LEADER]] {
+// CHECK-NEXT: tilegpu.mbarrier_expect_tx %[[KF]][%{{.*}}], 8192
+// CHECK-NEXT: tilegpu.tma_copy %[[KMAP]][%{{.*}}, %{{.*}}] dims [1, 0] into %{{.*}}, %[[KF]][%{{.*}}]
+// CHECK-NOT: tilegpu.async_copy
+// CHECK-NOT: mbarrier_arrive_copies
+// CHECK: } consumers(warps = 4, regs = 240) {
+// CHECK-NOT: tilegpu.fence_async_shared
+// CHECK: tilegpu.mbarrier_wait %[[QF]][%{{.*}}] parity %{{.*}}
+// CHECK-NEXT: scf.for
+// CHECK:   tilegpu.mbarrier_wait %[[KF]]
+// CHECK-NOT: tilegpu.fence_async_shared
+// CHECK:   tilegpu.mma
+// CHECK: return
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+#wgT = #tilegpu.shared<order = [0, 1], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+
+func.func @attention(%Q: !tile.view<?x?xf16> {tile.name = "Q"}, %K: !tile.view<?x?xf16> {tile.name = "K"},
+                     %V: !tile.view<?x?xf16> {tile.name = "V"}, %O: !tile.view<?x?xf32> {tile.name = "O"}, %n: i32)
+    attributes {tilegpu.num_warps = 4 : i32, tilegpu.mma_version = 3 : i32} {
+  %qb = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  %kb = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wgT>
+  %vb = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  tilegpu.async_copy %Q[%c0, %c0] dims [0, 1] into %qb
+      : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #wg>
+  tilegpu.async_commit
+  tilegpu.async_wait 0
+  tilegpu.barrier
+  %zero = tile.full 0.0 shape [64, 64] : tensor<64x64xf32, #mma>
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+    %kn = arith.muli %j, %c64 : i32
+    tilegpu.barrier
+    tilegpu.async_copy %K[%kn, %c0] dims [1, 0] into %kb {tilegpu.latency = 2 : i32}
+        : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #wgT>
+    tilegpu.async_commit
+    tilegpu.async_wait 0
+    tilegpu.barrier
+    %s = tilegpu.mma %qb, %kb, %zero {async} : !tilegpu.smem<64x64xf16, #wg>,
+        !tilegpu.smem<64x64xf16, #wgT>, tensor<64x64xf32, #mma>
+    %s1 = tilegpu.mma_wait %s {pending = 0 : i32} : tensor<64x64xf32, #mma>
+    %p = tile.astype %s1 : tensor<64x64xf32, #mma> -> tensor<64x64xf16, #mma>
+    tilegpu.barrier
+    tilegpu.async_copy %V[%kn, %c0] dims [0, 1] into %vb {tilegpu.latency = 2 : i32}
+        : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #wg>
+    tilegpu.async_commit
+    tilegpu.async_wait 0
+    tilegpu.barrier
+    %a = tilegpu.mma %p, %vb, %acc {async} : tensor<64x64xf16, #mma>,
+        !tilegpu.smem<64x64xf16, #wg>, tensor<64x64xf32, #mma>
+    %a1, %p1 = tilegpu.mma_wait %a, %p {pending = 0 : i32} : tensor<64x64xf32, #mma>, tensor<64x64xf16, #mma>
+    scf.yield %a1 : tensor<64x64xf32, #mma>
+  }
+  tilegpu.store %r, %O[%c0, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
