@@ -104,9 +104,8 @@ getBlockedLayout(BlockedLayoutAttr blocked, ArrayRef<int64_t> shape,
   layout.numWarps = blocked.getNumWarps();
   layout.threadTerms.resize(rank);
   for (unsigned d = 0; d < rank; ++d) {
+    // Positive: getRegisterLayout checks the sizes first.
     int64_t left = shape[d];
-    if (left <= 0)
-      return emitError() << "a register layout needs positive sizes";
     block[d] =
         std::min<int64_t>(blocked.getSizePerThread()[d], powerOfTwoPart(left));
     left /= block[d];

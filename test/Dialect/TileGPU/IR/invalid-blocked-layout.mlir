@@ -45,7 +45,7 @@ func.func @blocked_tile_rank(%t: tensor<16xf32, #tilegpu.blocked<sizePerThread =
 
 // -----
 
-// expected-error @+1 {{a register layout needs positive sizes}}
+// expected-error @+1 {{a register layout needs positive tile sizes}}
 func.func @blocked_empty(%t: tensor<0x16xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]>>) {
   return
 }
