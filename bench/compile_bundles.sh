@@ -190,6 +190,10 @@ kernels)
     fi
     variant "$p-online-n8192-w16" "ONLINE=true,ROWS=1,BLOCK_N=8192" --num-warps=16
     variant "$p-online-n4096-w8" "ONLINE=true,ROWS=1,BLOCK_N=4096" --num-warps=8
+    # Fewer values a thread, more blocks an SM (the tuning of 2026-12-01).
+    variant "$p-n1024-r2-w4" "ROWS=2,BLOCK_N=1024" --num-warps=4
+    variant "$p-n4096-r1-w8" "ROWS=1,BLOCK_N=4096" --num-warps=8
+    variant "$p-n8192-r1-w16" "ROWS=1,BLOCK_N=8192" --num-warps=16
     variant "$p-n128-r32-w4-a2" "ROWS=32,BLOCK_N=128" --num-warps=4 --view-align=2
     variant "$p-n1024-r4-w4-a2" "ROWS=4,BLOCK_N=1024" --num-warps=4 --view-align=2
     variant "$p-online-n2048-w8-a2" "ONLINE=true,ROWS=1,BLOCK_N=2048" --num-warps=8 --view-align=2
