@@ -48,6 +48,12 @@ LogicalResult PipelineOptions::verify(
     return emitError("occupancy must be in [0, 32] (0: the kernel's hint), "
                      "got " +
                      Twine(occupancy.getValue()));
+  // The manifest's bound; a larger count was accepted and printed (fuzzer,
+  // 2026-12-01).
+  if (stages < 0 || stages > 64)
+    return emitError("stages must be in [0, 64] (0: from the loads' latency "
+                     "hints), got " +
+                     Twine(stages.getValue()));
   if (maxRegisters < 1)
     return emitError("max-registers must be positive, got " +
                      Twine(maxRegisters.getValue()));

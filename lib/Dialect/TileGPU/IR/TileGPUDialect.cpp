@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -256,11 +257,15 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
   int64_t bits = elementType.getIntOrFloatBitWidth();
   unsigned inner = shared.getOrder()[0];
   SmallVector<int64_t> padded(shape);
-  padded[shape.size() - 2 + inner] += shared.getPad();
+  int64_t &padDim = padded[shape.size() - 2 + inner];
+  // The padding is added with an overflow check: a size near 2^63 plus the
+  // pad must not wrap to a small (accepted) one.
+  bool padOverflows =
+      llvm::AddOverflow(padDim, int64_t(shared.getPad()), padDim);
   int64_t limitBits = kMaxSharedBytes * 8;
   int64_t totalBits = bits;
   for (int64_t d : padded) {
-    if (d > limitBits / totalBits) {
+    if (padOverflows || d > limitBits / totalBits) {
       std::string dims;
       for (int64_t size : shape)
         dims += (dims.empty() ? "" : "x") + std::to_string(size);

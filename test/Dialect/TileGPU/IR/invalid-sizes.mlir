@@ -13,6 +13,15 @@ func.func @shared_huge(%s: !tilegpu.smem<2x16x4294967296xf16, #tilegpu.shared<or
 
 // -----
 
+// A size near 2^63 plus the padding must not wrap to a small size (the
+// fuzzer found this one accepted).
+// expected-error @+1 {{a shared buffer of 64x9223372036854775807 'bf16' is larger than}}
+func.func @shared_pad_wraps(%s: !tilegpu.smem<64x9223372036854775807xbf16, #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>>) {
+  return
+}
+
+// -----
+
 // The product overflows on the way; still refused.
 // expected-error @+1 {{a shared buffer of 4294967296x4294967296x4294967296 'f32' is larger than}}
 func.func @shared_overflow(%s: !tilegpu.smem<4294967296x4294967296x4294967296xf32, #tilegpu.shared<order = [1, 0], vec = 4, perPhase = 1, maxPhase = 1>>) {
