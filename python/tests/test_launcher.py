@@ -253,3 +253,64 @@ class BindTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CallCacheTest(unittest.TestCase):
+    """A call with the same arguments as the one before reuses its check and
+    packed parameters (so a timing loop times the kernel); any change of a
+    tensor or scalar checks and packs again. The driver is replaced by fakes:
+    no GPU needed."""
+
+    def setUp(self):
+        from tile_launcher import launch as launch_module
+        self.dir = tempfile.mkdtemp()
+        softmax_manifest(self.dir)
+        self.kernel = tl.load(self.dir)
+        self.kernel._function = lambda: "fn"
+        self.launches, self.binds = [], []
+        self.driver = launch_module.driver
+        self.saved = (self.driver.launch, self.driver.TensorMap, abi.bind)
+
+        class FakeMap:
+            address = 0
+
+        self.driver.TensorMap = lambda *a: FakeMap()
+        self.driver.launch = lambda fn, grid, block, shared, stream, params, what: \
+            self.launches.append((grid, ctypes.c_uint64.from_address(params[0]).value,
+                                  ctypes.c_float.from_address(params[10]).value))
+        real_bind = self.saved[2]
+
+        def counting_bind(m, args):
+            self.binds.append(1)
+            return real_bind(m, args)
+        launch_module.abi.bind = counting_bind
+
+    def tearDown(self):
+        from tile_launcher import launch as launch_module
+        self.driver.launch, self.driver.TensorMap, launch_module.abi.bind = self.saved
+        shutil.rmtree(self.dir)
+
+    def test_same_arguments_reuse_the_plan(self):
+        x = FakeTensor([77, 1024])
+        y = FakeTensor([77, 1024], address=0x20000)
+        for _ in range(3):
+            self.kernel(stream=0, X=x, Y=y, eps=1e-5, n=1024)
+        self.assertEqual(len(self.binds), 1)
+        self.assertEqual(len(self.launches), 3)
+        self.assertEqual(self.launches[0], self.launches[2])
+        # Another address, another scalar, another shape: checked again.
+        self.kernel(stream=0, X=FakeTensor([77, 1024], address=0x40000), Y=y,
+                    eps=1e-5, n=1024)
+        self.assertEqual(self.launches[-1][1], 0x40000)
+        self.kernel(stream=0, X=x, Y=y, eps=0.5, n=1024)
+        self.assertAlmostEqual(self.launches[-1][2], 0.5)
+        self.kernel(stream=0, X=FakeTensor([200, 1024]), Y=FakeTensor([200, 1024]),
+                    eps=0.5, n=1024)
+        self.assertEqual(self.launches[-1][0], (50, 1, 1))
+        self.assertEqual(len(self.binds), 4)
+        # A call the check refuses leaves nothing cached.
+        with self.assertRaises(tl.LaunchError):
+            self.kernel(stream=0, X=FakeTensor([77, 1024], address=0x10002), Y=y,
+                        eps=0.5, n=1024)
+        self.kernel(stream=0, X=x, Y=y, eps=1e-5, n=1024)
+        self.assertEqual(len(self.binds), 6)
