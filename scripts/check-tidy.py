@@ -139,10 +139,14 @@ def main():
     def run(item):
         source, key = item
         start = time.time()
-        # LLVM's CMake adds GCC-only flags (-Wno-class-memaccess) that clang
-        # does not know; under TILE_WERROR (-Werror, CI) they would be errors.
+        # The compile database is GCC's: LLVM's CMake adds GCC-only flags
+        # (-Wno-class-memaccess) and TILE_WERROR (CI) adds -Werror, under
+        # which clang's own warnings (a libstdc++ deprecation inside
+        # std::stable_sort) became errors. The compiler judges warnings;
+        # clang-tidy judges the checks of .clang-tidy.
         proc = subprocess.run([tidy, "-p", build, "--quiet",
-                               "--extra-arg=-Wno-unknown-warning-option", source],
+                               "--extra-arg=-Wno-unknown-warning-option",
+                               "--extra-arg=-Wno-error", source],
                               cwd=ROOT, capture_output=True, text=True)
         # clang-tidy prints "N warnings generated" for suppressed ones too;
         # only diagnostics with a location count.
