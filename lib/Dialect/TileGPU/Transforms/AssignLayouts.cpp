@@ -50,6 +50,21 @@ int64_t mlir::tilegpu::getLaunchHint(Operation *kernel, StringRef name,
   return value;
 }
 
+FailureOr<SwitchChoice> mlir::tilegpu::resolveSwitchMode(Operation *func,
+                                                         StringRef mode,
+                                                         StringRef hint,
+                                                         StringRef chip) {
+  if (mode != "auto" && mode != "on" && mode != "off")
+    return func->emitError()
+           << "mode must be auto, on or off, got '" << mode << "'";
+  int64_t value = getLaunchHint(func, hint, chip, -1);
+  if (mode == "off" || (mode == "auto" && value == 0))
+    return SwitchChoice::Off;
+  if (mode == "on" || value > 0)
+    return SwitchChoice::Forced;
+  return SwitchChoice::Auto;
+}
+
 LogicalResult
 mlir::tilegpu::verifyTargetChip(StringRef chip,
                                 function_ref<InFlightDiagnostic()> emitError) {

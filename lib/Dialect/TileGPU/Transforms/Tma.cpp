@@ -90,17 +90,12 @@ struct TileGPUTmaPass : public tilegpu::impl::TileGPUTmaBase<TileGPUTmaPass> {
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (mode != "auto" && mode != "on" && mode != "off") {
-      func.emitError() << "mode must be auto, on or off, got '" << mode << "'";
+    FailureOr<SwitchChoice> choice = resolveSwitchMode(func, mode, "tma", chip);
+    if (failed(choice))
       return signalPassFailure();
-    }
-    std::string choice = mode;
-    int64_t hint = getLaunchHint(func, "tma", chip, -1);
-    if (choice == "auto" && hint >= 0)
-      choice = hint ? "on" : "off";
-    if (choice == "off")
+    if (*choice == SwitchChoice::Off)
       return;
-    bool forced = choice == "on";
+    bool forced = *choice == SwitchChoice::Forced;
     auto skip = [&](const Twine &why) {
       if (!forced)
         return;

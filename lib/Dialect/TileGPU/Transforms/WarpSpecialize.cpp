@@ -192,23 +192,19 @@ struct TileGPUWarpSpecializePass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (mode != "auto" && mode != "on" && mode != "off") {
-      func.emitError() << "mode must be auto, on or off, got '" << mode << "'";
-      return signalPassFailure();
-    }
     if (producerRegs < 24 || producerRegs > 256 || producerRegs % 8 != 0) {
       func.emitError() << "producer-regs must be a multiple of 8 in [24, "
                           "256], got "
                        << static_cast<int>(producerRegs);
       return signalPassFailure();
     }
-    std::string choice = mode;
-    int64_t hint = getLaunchHint(func, "warp_specialize", chip, -1);
-    if (choice == "auto" && hint >= 0)
-      choice = hint ? "on" : "off";
-    if (choice == "off")
+    FailureOr<SwitchChoice> choice =
+        resolveSwitchMode(func, mode, "warp_specialize", chip);
+    if (failed(choice))
+      return signalPassFailure();
+    if (*choice == SwitchChoice::Off)
       return;
-    bool forced = choice == "on";
+    bool forced = *choice == SwitchChoice::Forced;
     auto skip = [&](const Twine &why) {
       if (!forced)
         return;

@@ -25,6 +25,17 @@ namespace tilegpu {
 int64_t getLaunchHint(Operation *kernel, StringRef name, StringRef chip,
                       int64_t defaultValue);
 
+/// How a pass with an `off | on | auto` mode option treats a kernel: Off
+/// (skip), Forced (`on`, or `auto` with the kernel's hint `hint` = 1 for
+/// `chip`: fail loudly where the kernel does not qualify) or Auto (apply
+/// where the kernel qualifies, else skip quietly; `auto` and no hint).
+enum class SwitchChoice { Off, Forced, Auto };
+
+/// Reads `mode` and the launch hint; emits an error on `func` and fails for
+/// a mode other than auto, on or off.
+FailureOr<SwitchChoice> resolveSwitchMode(Operation *func, StringRef mode,
+                                          StringRef hint, StringRef chip);
+
 /// Succeeds for the chips the GPU lowering supports (mma.sync and cp.async
 /// need sm_80 or newer; PTX features are set for sm_90a only among the
 /// architecture-specific `a` targets); otherwise reports why with
