@@ -39,6 +39,7 @@ memory bomb fails in the child instead of waking the OOM killer.
 """
 
 import argparse
+import fractions
 import glob
 import json
 import os
@@ -102,8 +103,11 @@ INT_RANGES = {
     "i32": (-2**31, 2**31 - 1), "i64": (-2**63, 2**63 - 1),
     "index": (-2**63, 2**63 - 1),
 }
-FLOAT_MAX = {"f16": 65504.0, "bf16": 3.3895313892515355e38,
-             "f32": 3.4028234663852886e38}
+# The largest finite value of each float type plus half an ulp of it, exactly: a
+# value rounds (to nearest even) to a finite value iff its magnitude is below
+# this (the largest value's significand is odd, so the tie goes to infinity).
+FLOAT_OVERFLOW = {"f16": 65504 + 16, "bf16": 2**128 - 2**120 + 2**119,
+                  "f32": 2**128 - 2**104 + 2**103}
 
 
 def as_int(text):
@@ -131,9 +135,9 @@ def float_fits(text, dtype):
     # float() takes "1_0" and "infinity"; strtod does not.
     if "_" in text or "inf" in text.lower() or "nan" in text.lower():
         return False
-    # Values that round to infinity (within half an ulp above the largest
-    # finite value is still finite; stay clear of that edge).
-    return abs(value) <= FLOAT_MAX[dtype]
+    # The decimal's exact value, not float()'s double: a double rounding
+    # could move a value just below the edge onto it.
+    return abs(fractions.Fraction(text)) < FLOAT_OVERFLOW[dtype]
 
 
 def value_for(rng, kind):
@@ -955,7 +959,7 @@ def scalar_arg_mutation(rng, argv):
             parts[j] = rng.choice(HUGE_SIZES + ["-1", "abc", ""])
             new = "%s[%s]=%s" % (dtype, "x".join(parts), init)
             return argv[:i] + ["--arg=" + new] + argv[i + 1:], "view size " + new, True
-        if what == 1 and dtype in FLOAT_MAX:
+        if what == 1 and dtype in FLOAT_OVERFLOW:
             value = rng.choice(FLOATS + GARBAGE[:6])
             new = "%s[%s]=fill:%s" % (dtype, dims, value)
             return (argv[:i] + ["--arg=" + new] + argv[i + 1:], "fill " + new,
@@ -973,7 +977,7 @@ def scalar_arg_mutation(rng, argv):
         value = rng.choice(HOSTILE_INTS + GARBAGE)
         lo, hi = INT_RANGES[dtype]
         invalid = not int_in(value.strip(), lo, hi) and not (dtype == "i1" and value in ("true", "false"))
-    elif dtype in FLOAT_MAX:
+    elif dtype in FLOAT_OVERFLOW:
         value = rng.choice(FLOATS + GARBAGE)
         invalid = not float_fits(value.strip(), dtype)
     else:

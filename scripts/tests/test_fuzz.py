@@ -1,0 +1,73 @@
+"""Unit tests of the fuzzer's oracle (scripts/fuzz.py): which values a tool
+must accept. A wrong oracle reports false silent accepts or hides real
+ones.
+
+    python3 -m unittest discover -s scripts/tests
+"""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import fuzz  # noqa: E402
+
+
+class FloatFitsTest(unittest.TestCase):
+    def test_largest_finite_values_fit(self):
+        # FLT_MAX printed to 8 digits rounds to FLT_MAX (the fuzz run of
+        # seed 20261202 flagged `fill:3.4028235e38` as a silent accept).
+        self.assertTrue(fuzz.float_fits("3.4028235e38", "f32"))
+        self.assertTrue(fuzz.float_fits("-3.4028235e38", "f32"))
+        self.assertTrue(fuzz.float_fits("340282346638528859811704183484516925440", "f32"))
+        self.assertTrue(fuzz.float_fits("65504", "f16"))
+        self.assertTrue(fuzz.float_fits("3.3895313892515355e38", "bf16"))
+
+    def test_half_an_ulp_above_the_largest_is_the_edge(self):
+        # Below the midpoint rounds down to the largest finite value; the
+        # midpoint itself ties to even, which is infinity.
+        edges = {"f32": 2**128 - 2**103, "bf16": 2**128 - 2**119, "f16": 65520}
+        for dtype, edge in edges.items():
+            with self.subTest(dtype=dtype):
+                self.assertTrue(fuzz.float_fits(str(edge - 1), dtype))
+                self.assertTrue(fuzz.float_fits("-" + str(edge - 1), dtype))
+                self.assertFalse(fuzz.float_fits(str(edge), dtype))
+                self.assertFalse(fuzz.float_fits("-" + str(edge), dtype))
+                self.assertFalse(fuzz.float_fits(str(edge + 1), dtype))
+        self.assertTrue(fuzz.float_fits("65519.99", "f16"))
+        self.assertTrue(fuzz.float_fits("3.40282356e38", "f32"))
+        self.assertFalse(fuzz.float_fits("3.4028236e38", "f32"))
+
+    def test_exact_decimal_not_double(self):
+        # 2^128 - 2^103 - 1 rounds to the midpoint as a double; its exact
+        # value is below it.
+        self.assertEqual(float(2**128 - 2**103 - 1), float(2**128 - 2**103))
+        self.assertTrue(fuzz.float_fits(str(2**128 - 2**103 - 1), "f32"))
+
+    def test_the_fuzzers_values(self):
+        expect = {
+            "0": True, "1": True, "-1": True, "0.5": True, "1e-45": True,
+            "65504": True, "-0": True, "nan": True, "inf": True, "-inf": True,
+            "1e10": True, "1e39": False, "1e400": False, "3.4028235e38": True,
+            "": False, "abc": False, "1.5": True, " 4": False, "0x10": False,
+            "1_0": False, "infinity": False,
+        }
+        for text, fits in expect.items():
+            with self.subTest(text=text):
+                self.assertEqual(fuzz.float_fits(text, "f32"), fits)
+        self.assertFalse(fuzz.float_fits("65520", "f16"))
+        self.assertFalse(fuzz.float_fits("1e10", "f16"))
+        self.assertFalse(fuzz.float_fits("3.4028235e38", "bf16"))
+
+
+class IntTest(unittest.TestCase):
+    def test_int_in(self):
+        self.assertTrue(fuzz.int_in("2147483647", *fuzz.INT_RANGES["i32"]))
+        self.assertFalse(fuzz.int_in("2147483648", *fuzz.INT_RANGES["i32"]))
+        self.assertTrue(fuzz.int_in("-2147483648", *fuzz.INT_RANGES["i32"]))
+        self.assertFalse(fuzz.int_in("1.5", *fuzz.INT_RANGES["i32"]))
+        self.assertFalse(fuzz.int_in(" 4", *fuzz.INT_RANGES["i32"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
