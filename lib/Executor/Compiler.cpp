@@ -177,6 +177,7 @@ LogicalResult Compiler::compileBlock(Block &block, CBlock &out,
     }
     if (failed(compileOp(&op, instr)))
       return failure();
+    instr.work = instrWork(instr);
     out.body.push_back(std::move(instr));
   }
   return success();

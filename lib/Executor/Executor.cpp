@@ -99,15 +99,16 @@ static BufferRef scalarArg(Type type, const KernelArg &arg) {
   return buffer;
 }
 
-LogicalResult Executable::run(ArrayRef<KernelArg> args,
-                              const RunOptions &options) const {
-  func::FuncOp kernel = impl->kernel;
+LogicalResult mlir::tile::exec::bindArguments(const Executable::Impl &impl,
+                                              ArrayRef<KernelArg> args,
+                                              bool needData,
+                                              std::vector<Val> &argValues) {
+  func::FuncOp kernel = impl.kernel;
   if (args.size() != kernel.getNumArguments())
     return kernel.emitError()
            << "tile executor: the kernel takes " << kernel.getNumArguments()
            << " arguments, got " << args.size();
-  const CBlock &entry = impl->entry;
-  std::vector<Val> argValues(args.size());
+  argValues.assign(args.size(), Val());
   for (auto [index, arg] : llvm::enumerate(args)) {
     Type type = kernel.getArgument(index).getType();
     auto fail = [&, index = index]() {
@@ -131,7 +132,7 @@ LogicalResult Executable::run(ArrayRef<KernelArg> args,
           return fail() << "view sizes must be in [0, 2^31)";
         empty |= size == 0;
       }
-      if (!v.data && !empty)
+      if (needData && !v.data && !empty)
         return fail() << "null data";
       argValues[index].view = &v;
       continue;
@@ -141,8 +142,14 @@ LogicalResult Executable::run(ArrayRef<KernelArg> args,
       return fail() << "expected " << (isFloat ? "a float" : "an integer");
     argValues[index].buf = scalarArg(type, arg);
   }
+  return success();
+}
+
+FailureOr<int64_t>
+mlir::tile::exec::countBlocks(func::FuncOp kernel,
+                              const std::array<int64_t, 3> &grid) {
   int64_t total = 1;
-  for (int64_t size : options.grid) {
+  for (int64_t size : grid) {
     if (size < 0 || size > std::numeric_limits<int32_t>::max())
       return kernel.emitError() << "tile executor: grid sizes must be in "
                                    "[0, 2^31), got "
@@ -155,6 +162,22 @@ LogicalResult Executable::run(ArrayRef<KernelArg> args,
                 "the CPU executor runs";
     total *= size;
   }
+  return total;
+}
+
+LogicalResult Executable::run(ArrayRef<KernelArg> args,
+                              const RunOptions &options) const {
+  func::FuncOp kernel = impl->kernel;
+  const CBlock &entry = impl->entry;
+  std::vector<Val> argValues;
+  if (failed(bindArguments(*impl, args, /*needData=*/true, argValues)))
+    return failure();
+  FailureOr<int64_t> blocks = countBlocks(kernel, options.grid);
+  if (failed(blocks))
+    return failure();
+  const int64_t total = *blocks;
+  if (options.workDone)
+    *options.workDone = 0;
   if (total == 0)
     return success();
 
@@ -165,6 +188,7 @@ LogicalResult Executable::run(ArrayRef<KernelArg> args,
 
   std::atomic<int64_t> next{0};
   std::atomic<bool> stop{false};
+  std::atomic<uint64_t> work{0};
   std::mutex errorMutex;
   int64_t errorBlock = -1;
   RunError firstError;
@@ -174,22 +198,26 @@ LogicalResult Executable::run(ArrayRef<KernelArg> args,
     for (auto [slot, value] : llvm::zip(entry.args, argValues))
       frame.slots[slot] = value;
     frame.numBlocks = grid;
+    frame.sharedWork = &work;
+    frame.maxWork = options.maxWork;
     while (!stop.load(std::memory_order_relaxed)) {
       int64_t block = next.fetch_add(1);
       if (block >= total)
-        return;
+        break;
       frame.blockId = {block % grid[0], (block / grid[0]) % grid[1],
                        block / (grid[0] * grid[1])};
-      if (failed(frame.runBlock(entry))) {
+      if (failed(frame.runBlock(entry)) || failed(frame.flushWork(nullptr))) {
         std::lock_guard<std::mutex> lock(errorMutex);
         if (errorBlock < 0 || block < errorBlock) {
           errorBlock = block;
           firstError = frame.error;
         }
         stop = true;
-        return;
+        break;
       }
     }
+    work += frame.pendingWork;
+    frame.pendingWork = 0;
   };
   if (threads == 1) {
     worker();
@@ -200,6 +228,8 @@ LogicalResult Executable::run(ArrayRef<KernelArg> args,
     for (std::thread &thread : pool)
       thread.join();
   }
+  if (options.workDone)
+    *options.workDone = work.load();
   if (errorBlock >= 0) {
     Operation *at = firstError.op ? firstError.op : kernel.getOperation();
     return at->emitError() << "tile executor: " << firstError.message

@@ -856,6 +856,10 @@ LogicalResult Frame::execFor(const Instr &instr) {
   int64_t iv = lower;
   while (isUnsigned ? unsignedInt(iv, width) < unsignedInt(upper, width)
                     : iv < upper) {
+    // An iteration costs a dispatch, so that an empty body counts.
+    if ((pendingWork += kDispatchWork) >= kWorkChunk &&
+        failed(flushWork(&instr)))
+      return failure();
     slots[body.args[0]].buf = makeInt(iv);
     if (failed(runBlock(body)))
       return failure();
@@ -888,6 +892,9 @@ LogicalResult Frame::execWhile(const Instr &instr) {
   const CBlock &before = instr.regions[0], &after = instr.regions[1];
   transfer(slots, instr.in, before.args);
   while (true) {
+    if ((pendingWork += kDispatchWork) >= kWorkChunk &&
+        failed(flushWork(&instr)))
+      return failure();
     if (failed(runBlock(before)))
       return failure();
     if (!scalarInt(before.condition)) {
@@ -901,9 +908,36 @@ LogicalResult Frame::execWhile(const Instr &instr) {
   }
 }
 
+LogicalResult Frame::flushWork(const Instr *at) {
+  const uint64_t done = pendingWork;
+  pendingWork = 0;
+  // A compare-exchange loop, not `fetch_add(done) + done` (or `+=`): GCC
+  // 12.2 -O3 compiles those to a lock xadd and then adds the register, which
+  // now holds the old value, to itself; the limit tripped at half the work.
+  uint64_t total = done;
+  if (sharedWork) {
+    uint64_t old = sharedWork->load(std::memory_order_relaxed);
+    while (!sharedWork->compare_exchange_weak(old, old + done))
+      ;
+    total = old + done;
+  }
+  if (maxWork == 0 || total <= maxWork)
+    return success();
+  error.op = at ? at->op : nullptr;
+  error.message = "the run did more than " + std::to_string(maxWork) +
+                  " units of work, its limit (--max-work raises it; 0 "
+                  "removes it)";
+  return failure();
+}
+
 LogicalResult Frame::runBlock(const CBlock &block) {
-  for (const Instr &instr : block.body)
+  for (const Instr &instr : block.body) {
+    // Charged before it runs: a single tile.mma may be long.
+    pendingWork += instr.work;
+    if (pendingWork >= kWorkChunk && failed(flushWork(&instr)))
+      return failure();
     if (failed(exec(instr)))
       return failure();
+  }
   return success();
 }

@@ -12,6 +12,7 @@
 #include "Program.h"
 
 #include <array>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,10 @@ namespace exec {
 //===----------------------------------------------------------------------===//
 // Interpretation
 //===----------------------------------------------------------------------===//
+
+/// Work a worker does between two additions to the run's total: the limit
+/// is checked that often (and before any op bigger than this).
+constexpr uint64_t kWorkChunk = uint64_t(1) << 16;
 
 /// A runtime failure: where, and why.
 struct RunError {
@@ -36,13 +41,24 @@ public:
 
   LogicalResult runBlock(const CBlock &block);
 
+  /// Adds the pending work to the run's total; fails (at `at`, or at the
+  /// kernel) once the total passes maxWork.
+  LogicalResult flushWork(const Instr *at);
+
   const Executable::Impl &impl;
   std::vector<Val> slots;
   std::array<int64_t, 3> blockId = {0, 0, 0};
   std::array<int64_t, 3> numBlocks = {1, 1, 1};
   RunError error;
+  /// Work units (instrWork) done and not yet added to *sharedWork, the
+  /// run's total; maxWork is its limit (0: none).
+  uint64_t pendingWork = 0;
+  std::atomic<uint64_t> *sharedWork = nullptr;
+  uint64_t maxWork = 0;
 
 private:
+  friend class Estimator;
+
   LogicalResult fail(const Instr &instr, std::string message) {
     error.op = instr.op;
     error.message = std::move(message);
@@ -71,6 +87,17 @@ private:
     return buffer;
   }
 };
+
+/// The runtime values of the kernel's arguments, checked against its
+/// signature (errors at the kernel). View memory may be null unless
+/// `needData`.
+LogicalResult bindArguments(const Executable::Impl &impl,
+                            ArrayRef<KernelArg> args, bool needData,
+                            std::vector<Val> &argValues);
+
+/// The blocks of `grid`, at most 2^20 (errors at the kernel).
+FailureOr<int64_t> countBlocks(func::FuncOp kernel,
+                               const std::array<int64_t, 3> &grid);
 
 } // namespace exec
 } // namespace tile

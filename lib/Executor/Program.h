@@ -18,6 +18,8 @@
 
 #include "mlir/IR/Operation.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -187,7 +189,48 @@ struct Instr {
   /// Prebuilt value of constants.
   BufferRef constant;
   std::vector<CBlock> regions;
+  /// Work units of one execution (instrWork), the bodies of regions aside.
+  uint64_t work = 1;
 };
+
+/// The work units of dispatching an op or starting a loop iteration: the
+/// interpreter spends about as long on it (a buffer allocated, slots moved)
+/// as on 16 element operations.
+constexpr uint64_t kDispatchWork = 16;
+
+/// The work of one execution of `instr`, in the units of the work limit
+/// (RunOptions::maxWork): its dispatch plus one per element the op computes
+/// (per multiply-add of a tile.mma, per input element of a reduction).
+/// Constants, aliases, scalar ids and region ops cost their dispatch only;
+/// their bodies count where they run. Saturates.
+inline uint64_t instrWork(const Instr &instr) {
+  auto times = [](uint64_t a, uint64_t b) {
+    uint64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX / 2 : r;
+  };
+  uint64_t elements = static_cast<uint64_t>(instr.n);
+  switch (instr.opc) {
+  case Opc::Const:
+  case Opc::Alias:
+  case Opc::SelectWhole:
+  case Opc::BlockId:
+  case Opc::NumBlocks:
+  case Opc::Dim:
+  case Opc::For:
+  case Opc::If:
+  case Opc::While:
+    return kDispatchWork;
+  case Opc::Mma:
+    elements += times(times(instr.a0, instr.a1), instr.v0[0]);
+    break;
+  case Opc::Reduce:
+    elements = times(times(instr.v0[0], instr.v0[1]), instr.v0[2]);
+    break;
+  default:
+    break;
+  }
+  return std::min<uint64_t>(elements, UINT64_MAX / 2) + kDispatchWork;
+}
 
 struct Executable::Impl {
   func::FuncOp kernel;

@@ -29,7 +29,10 @@
 // wrapped or truncated), floats must be finite in their type unless written
 // inf, -inf or nan, view sizes must be in [0, 2^31), and the views together
 // must fit in memory: the machine's physical memory (or the ulimit where
-// lower), or --max-memory. The executor runs at most 2^20 blocks.
+// lower), or --max-memory. The executor runs at most 2^20 blocks, and at
+// most --max-work units of work (default 2^32, a few seconds): a run whose
+// estimate (Executable::estimateWork) is higher is refused before any view
+// memory is allocated.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,6 +87,16 @@ static llvm::cl::opt<std::string> maxMemory(
     "max-memory",
     llvm::cl::desc("Largest total size of the views in bytes (default: the "
                    "machine's physical memory, or ulimit -v where lower)"));
+static llvm::cl::opt<std::string> maxWork(
+    "max-work",
+    llvm::cl::desc("Most units of work (about one per element operation) the "
+                   "run may do; it is refused when the estimate before it "
+                   "starts is higher and stopped when it gets there (0: no "
+                   "limit; default 2^32)"));
+static llvm::cl::opt<bool> printWork(
+    "print-work",
+    llvm::cl::desc("Print the work estimated before the run and the work it "
+                   "did (stderr)"));
 static llvm::cl::opt<std::string>
     printList("print", llvm::cl::desc("Views to print (names), default all"));
 static llvm::cl::opt<bool>
@@ -278,15 +291,15 @@ static LogicalResult parseViewShape(StringRef spec, StringRef typeText,
     return failure();
   }
   bytes = *size;
+  host.view.strides.assign(host.view.sizes.size(), 1);
+  for (int d = static_cast<int>(host.view.sizes.size()) - 2; d >= 0; --d)
+    host.view.strides[d] = host.view.strides[d + 1] * host.view.sizes[d + 1];
   return success();
 }
 
 /// Allocates the memory of a view whose shape parseViewShape read and
 /// fills it from `init`.
 static LogicalResult initView(StringRef spec, StringRef init, HostView &host) {
-  host.view.strides.assign(host.view.sizes.size(), 1);
-  for (int d = static_cast<int>(host.view.sizes.size()) - 2; d >= 0; --d)
-    host.view.strides[d] = host.view.strides[d + 1] * host.view.sizes[d + 1];
   int64_t n = *::tile::checked::product(host.view.sizes);
   host.bytes.assign(n * getElementBytes(host.view.element), 0);
   host.view.data = host.bytes.data();
@@ -649,6 +662,18 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
     limitName = "the limit of --max-memory";
   }
 
+  uint64_t workLimit = kDefaultMaxWork;
+  if (!maxWork.empty()) {
+    std::string error;
+    std::optional<int64_t> limit =
+        ::tile::checked::parseInt(maxWork.getValue(), 0, INT64_MAX, &error);
+    if (!limit) {
+      llvm::errs() << "error: bad --max-work: " << error << "\n";
+      return 1;
+    }
+    workLimit = static_cast<uint64_t>(*limit);
+  }
+
   if (compileOnly)
     return failed(Executable::compile(kernel)) ? 1 : 0;
 
@@ -730,13 +755,6 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
                  << ::tile::checked::formatBytes(memoryLimit) << ")\n";
     return 1;
   }
-  for (auto [host, spec, init, argIndex] :
-       llvm::zip(views, viewSpecs, viewInits, viewArgIndices)) {
-    if (!host->loaded && failed(initView(spec, init, *host)))
-      return 1;
-    args[argIndex] = KernelArg::getView(host->view);
-  }
-
   FailureOr<std::unique_ptr<Executable>> executable =
       Executable::compile(kernel);
   if (failed(executable))
@@ -744,8 +762,41 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
   RunOptions options;
   options.grid = grid;
   options.numThreads = numThreads;
+  options.maxWork = workLimit;
+  // The work, estimated before any view memory is allocated (views without
+  // data yet).
+  for (auto [host, argIndex] : llvm::zip(views, viewArgIndices))
+    args[argIndex] = KernelArg::getView(host->view);
+  std::optional<WorkEstimate> estimate;
+  if (workLimit != 0 || printWork) {
+    FailureOr<WorkEstimate> counted =
+        (*executable)->estimateWork(args, options);
+    if (failed(counted))
+      return 1;
+    estimate = *counted;
+    if (workLimit != 0 && estimate->work > workLimit) {
+      llvm::errs() << "error: the run needs "
+                   << (estimate->complete ? "" : "at least ") << estimate->work
+                   << " units of work (estimated before it starts), more "
+                      "than the limit of "
+                   << workLimit << " (--max-work; 0 for no limit)\n";
+      return 1;
+    }
+  }
+  for (auto [host, spec, init, argIndex] :
+       llvm::zip(views, viewSpecs, viewInits, viewArgIndices)) {
+    if (!host->loaded && failed(initView(spec, init, *host)))
+      return 1;
+    args[argIndex] = KernelArg::getView(host->view);
+  }
+  uint64_t workDone = 0;
+  options.workDone = &workDone;
   if (failed((*executable)->run(args, options)))
     return 1;
+  if (printWork)
+    llvm::errs() << "work: estimated "
+                 << (estimate->complete ? "" : "at least ") << estimate->work
+                 << ", done " << workDone << "\n";
 
   for (StringRef save : saveSpecs) {
     auto [name, file] = save.split('=');

@@ -99,10 +99,12 @@ std::string paramValue(const std::map<std::string, std::string> &bound,
   return "";
 }
 
-exec::ViewArg viewOf(HostTensor &tensor) {
+/// A view of `shape`, row-major; `data` may be null (work estimates).
+exec::ViewArg viewOf(DType dtype, const std::vector<int64_t> &shape,
+                     void *data) {
   exec::ViewArg view;
-  view.data = tensor.data();
-  switch (tensor.dtype) {
+  view.data = data;
+  switch (dtype) {
   case DType::F16:
     view.element = exec::ElementKind::F16;
     break;
@@ -116,9 +118,10 @@ exec::ViewArg viewOf(HostTensor &tensor) {
     view.element = exec::ElementKind::I32;
     break;
   }
-  view.sizes.assign(tensor.shape.begin(), tensor.shape.end());
-  std::vector<int64_t> strides = tensor.strides();
-  view.strides.assign(strides.begin(), strides.end());
+  view.sizes.assign(shape.begin(), shape.end());
+  view.strides.assign(shape.size(), 1);
+  for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d)
+    view.strides[d] = view.strides[d + 1] * shape[d + 1];
   return view;
 }
 
@@ -140,6 +143,9 @@ struct CpuKernel::State {
   Manifest manifest;
   std::vector<std::string> bindings;
   unsigned threads = 0;
+  uint64_t maxWork = exec::kDefaultMaxWork;
+  /// Compiled on first use.
+  std::unique_ptr<exec::Executable> executable;
 };
 
 CpuKernel::CpuKernel() : state(std::make_unique<State>()) {}
@@ -252,6 +258,8 @@ std::unique_ptr<CpuKernel> CpuKernel::load(const CpuRunOptions &options,
                                            std::string &error) {
   std::unique_ptr<CpuKernel> k(new CpuKernel());
   k->state->threads = options.threads;
+  if (options.maxWork >= 0)
+    k->state->maxWork = static_cast<uint64_t>(options.maxWork);
   std::string diagnostics;
   error = loadKernel(options, implied, *k->state, diagnostics);
   if (error.empty())
@@ -263,20 +271,26 @@ std::unique_ptr<CpuKernel> CpuKernel::load(const CpuRunOptions &options,
   return nullptr;
 }
 
-std::string CpuKernel::run(const RunSpec &spec,
-                           std::map<std::string, HostTensor> &tensors,
-                           double *seconds) const {
-  State &s = *state;
-  std::string diagnostics;
-  llvm::raw_string_ostream diagStream(diagnostics);
-  SourceMgrDiagnosticHandler handler(s.sourceMgr, &s.ctx, diagStream);
-  std::vector<exec::KernelArg> args;
+/// The executor's arguments for `spec` (views from `tensors`, or without
+/// data when it is null), its grid, and the compiled kernel; "" or an error.
+static std::string prepare(CpuKernel::State &s, const RunSpec &spec,
+                           std::map<std::string, HostTensor> *tensors,
+                           std::vector<exec::KernelArg> &args,
+                           exec::RunOptions &runOptions,
+                           std::string &diagnostics) {
   for (const tilebundle::AbiEntry &e : s.manifest.abi) {
     if (e.kind == tilebundle::AbiEntry::Kind::View) {
-      auto it = tensors.find(e.name);
-      if (it == tensors.end())
+      const TensorArg *t = spec.find(e.name);
+      HostTensor *tensor = nullptr;
+      if (tensors) {
+        auto it = tensors->find(e.name);
+        tensor = it == tensors->end() ? nullptr : &it->second;
+      }
+      if (!t || (tensors && !tensor))
         return "view '" + e.name + "' is not bound";
-      args.push_back(exec::KernelArg::getView(viewOf(it->second)));
+      args.push_back(exec::KernelArg::getView(
+          tensor ? viewOf(tensor->dtype, tensor->shape, tensor->data())
+                 : viewOf(t->dtype, t->shape, nullptr)));
     } else {
       const ScalarBinding &v = spec.scalars.at(e.name);
       args.push_back(e.dtype == DType::I32
@@ -285,18 +299,62 @@ std::string CpuKernel::run(const RunSpec &spec,
                                v.isInteger ? v.integer : v.real)));
     }
   }
-  exec::RunOptions runOptions;
   runOptions.numThreads = s.threads;
+  runOptions.maxWork = s.maxWork;
   std::string error;
   if (!tilebundle::evalGrid(s.manifest, spec.launchBinding(), runOptions.grid,
                             error))
     return error;
-  FailureOr<std::unique_ptr<exec::Executable>> executable =
-      exec::Executable::compile(s.kernel);
-  if (failed(executable))
-    return "cannot execute kernel '" + s.manifest.kernel + "'\n" + diagnostics;
+  if (!s.executable) {
+    FailureOr<std::unique_ptr<exec::Executable>> executable =
+        exec::Executable::compile(s.kernel);
+    if (failed(executable))
+      return "cannot execute kernel '" + s.manifest.kernel + "'\n" +
+             diagnostics;
+    s.executable = std::move(*executable);
+  }
+  return "";
+}
+
+std::string CpuKernel::checkWork(const RunSpec &spec) const {
+  State &s = *state;
+  if (s.maxWork == 0)
+    return "";
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  SourceMgrDiagnosticHandler handler(s.sourceMgr, &s.ctx, diagStream);
+  std::vector<exec::KernelArg> args;
+  exec::RunOptions runOptions;
+  std::string error = prepare(s, spec, nullptr, args, runOptions, diagnostics);
+  if (!error.empty())
+    return error;
+  FailureOr<exec::WorkEstimate> estimate =
+      s.executable->estimateWork(args, runOptions);
+  if (failed(estimate))
+    return "kernel '" + s.manifest.kernel + "' failed\n" + diagnostics;
+  if (estimate->work <= s.maxWork)
+    return "";
+  return "the run needs " + std::string(estimate->complete ? "" : "at least ") +
+         std::to_string(estimate->work) +
+         " units of work on the reference executor (estimated before it "
+         "starts, about one per element operation), more than the limit of " +
+         std::to_string(s.maxWork) + " (--max-work; 0 for no limit)";
+}
+
+std::string CpuKernel::run(const RunSpec &spec,
+                           std::map<std::string, HostTensor> &tensors,
+                           double *seconds) const {
+  State &s = *state;
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  SourceMgrDiagnosticHandler handler(s.sourceMgr, &s.ctx, diagStream);
+  std::vector<exec::KernelArg> args;
+  exec::RunOptions runOptions;
+  std::string error = prepare(s, spec, &tensors, args, runOptions, diagnostics);
+  if (!error.empty())
+    return error;
   auto start = std::chrono::steady_clock::now();
-  if (failed((*executable)->run(args, runOptions)))
+  if (failed(s.executable->run(args, runOptions)))
     return "kernel '" + s.manifest.kernel + "' failed\n" + diagnostics;
   if (seconds)
     *seconds =

@@ -29,6 +29,9 @@ struct CpuRunOptions {
   /// Worker threads over the grid; 0 uses every core. Results are bitwise
   /// the same for any count.
   unsigned threads = 0;
+  /// The executor's work limit (--max-work): 0 none, -1 its default
+  /// (exec::kDefaultMaxWork).
+  int64_t maxWork = -1;
 };
 
 /// A problem's parameter bindings for a kernel: given the value of a
@@ -49,8 +52,12 @@ public:
   const Manifest &manifest() const;
   /// The bindings used ("TILE_M=64", ...).
   const std::vector<std::string> &bindings() const;
+  /// Estimates the work of a run of `spec` before anything is allocated
+  /// (Executable::estimateWork): an error naming the estimate and the limit
+  /// when it is over the work limit, else "".
+  std::string checkWork(const RunSpec &spec) const;
   /// Runs the kernel on `tensors` (by ABI name) with the scalars of `spec`
-  /// over the grid its rule gives.
+  /// over the grid its rule gives, stopping at the work limit.
   std::string run(const RunSpec &spec,
                   std::map<std::string, HostTensor> &tensors,
                   double *seconds) const;

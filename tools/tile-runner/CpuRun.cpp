@@ -2,8 +2,9 @@
 //
 // The kernel's tile IR on the reference executor: specialize and describe
 // it (CpuBackend.cpp), bind its arguments like a bundle's, estimate the host
-// memory the run needs and refuse what the machine cannot hold, run, check
-// on the host (CpuBackend.h has the executor side).
+// memory and the work the run needs and refuse what the machine cannot hold
+// or what would run for hours (--max-work), run, check on the host
+// (CpuBackend.h has the executor side).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,7 @@ int runCpu(const RunnerOptions &o, const Problem *problem,
   cpu.params = o.params;
   cpu.pipeline = o.pipeline;
   cpu.threads = test.threads;
+  cpu.maxWork = o.maxWork;
   std::string error;
   if (cpu.kernelPath.empty()) {
     // --bundle with the cpu backend: the manifest's source and parameters.
@@ -107,6 +109,11 @@ int runCpu(const RunnerOptions &o, const Problem *problem,
                          "TILE_RUNNER_HOST_MEMORY)"
                        : "host memory available (MemAvailable)",
                    error))
+    return reportError(o, error);
+  // The work too: the executor interprets, and a large problem would run
+  // for hours (the fmha kernel at --seq 65536 is about 2^39 units).
+  error = kernel->checkWork(spec);
+  if (!error.empty())
     return reportError(o, error);
 
   auto makeTensors = [&](std::map<std::string, HostTensor> &tensors) {

@@ -54,6 +54,9 @@ Backends:
   --kernel FILE            cpu: kernel source (kernels/fmha.mlir)
   --params K=V,...         cpu: parameter bindings (TILE_M=64,TILE_N=64)
   --pipeline STR           cpu: pass pipeline run after tile-specialize
+  --max-work N             cpu: the most units of work (about one per element
+                           operation) the run may do; refused before it starts
+                           when the estimate is higher (0: no limit; 2^32)
   --device N               gpu: CUDA device ordinal (default 0)
 
 Arguments:
@@ -139,7 +142,7 @@ const std::set<std::string> &valueOptions() {
       "--problem",       "--shape",
       "--arg",           "--save",
       "--ref",           "--rtol",
-      "--atol"};
+      "--atol",          "--max-work"};
   return names;
 }
 
@@ -388,6 +391,8 @@ private:
       return intOption(name, value, o.checkRows, 1, INT64_MAX);
     } else if (name == "--reps") {
       return intOption(name, value, o.reps, 1, 100000);
+    } else if (name == "--max-work") {
+      return intOption(name, value, o.maxWork, 0, INT64_MAX);
     } else if (name == "--warmup") {
       return intOption(name, value, o.warmup, 0, 100000);
     } else if (name == "--autotune-cache") {
@@ -537,6 +542,9 @@ private:
       if (o.inputs == InputSource::Device)
         return fail("--inputs device is for --backend=gpu");
     }
+    if ((o.backend == Backend::Gpu || o.autotune) && has("--max-work"))
+      return fail("--max-work limits the cpu backend's reference executor; "
+                  "drop it or use --backend=cpu");
     if (o.backend == Backend::Auto && o.kernelPath.empty() &&
         o.bundleDir.empty() && !o.autotune)
       return fail("nothing to run: give --bundle DIR (gpu), --kernel FILE "

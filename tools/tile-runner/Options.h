@@ -44,6 +44,9 @@ struct RunnerOptions {
   std::vector<std::string> params; ///< --params K=V,...
   std::string pipeline;            ///< --pipeline
   bool pipelineGiven = false;
+  /// --max-work: the executor's work limit (0: none; -1: its default,
+  /// exec::kDefaultMaxWork).
+  int64_t maxWork = -1;
 
   // the problem
   std::string problem; ///< --problem; "attention" by default, "" for --arg

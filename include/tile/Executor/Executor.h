@@ -91,6 +91,32 @@ struct RunOptions {
   std::array<int64_t, 3> grid = {1, 1, 1};
   /// Worker threads over the grid; 0 uses std::thread::hardware_concurrency.
   unsigned numThreads = 0;
+  /// The most work units the run may do (0: no limit). A unit is about one
+  /// element operation: each op costs 16 for its dispatch plus the elements
+  /// it computes (a tile.mma its multiply-adds, a reduction its input
+  /// elements), each loop iteration 16. A run that passes the limit stops
+  /// with an error.
+  uint64_t maxWork = 0;
+  /// When set, receives the work units the run did.
+  uint64_t *workDone = nullptr;
+};
+
+/// The tools' default work limit (tile-exec and tile-runner's cpu backend,
+/// `--max-work`): 2^32 units, about 5 s of one core (measured: the fmha
+/// kernel 0.85e9 units a second, a scalar loop 0.6e9; issue 11 asks that no
+/// run go past 20 s). The largest test run (fmha-long) is 3.5e9.
+constexpr uint64_t kDefaultMaxWork = uint64_t(1) << 32;
+
+/// The work a run would do, counted before it starts (Executable::
+/// estimateWork).
+struct WorkEstimate {
+  /// Work units, as RunOptions::maxWork counts them; saturates.
+  uint64_t work = 0;
+  /// False when `work` is only a lower bound: a loop whose trip count
+  /// depends on view data, or counting stopped after 2^22 steps of its own
+  /// (an scf.while that runs long, many iterations or blocks whose work
+  /// differs).
+  bool complete = true;
 };
 
 /// A kernel prepared for execution. It refers to the IR it was compiled
@@ -106,8 +132,19 @@ public:
   Executable &operator=(const Executable &) = delete;
 
   /// Runs every block of the grid. Errors (bad arguments, integer division
-  /// by zero, ...) are emitted at the kernel or at the failing op.
+  /// by zero, the work limit, ...) are emitted at the kernel or at the
+  /// failing op.
   LogicalResult run(ArrayRef<KernelArg> args, const RunOptions &options) const;
+
+  /// The work run(args, options) would do, without running it and without
+  /// reading view memory (views may have no data yet): it evaluates the
+  /// scalar arithmetic that decides the control flow (block ids, view sizes,
+  /// loop bounds) and counts every op, multiplying loop bodies whose work
+  /// does not depend on the iteration by their trip counts. An scf.if on
+  /// view data counts its costlier branch. Counting stops after 2^22 steps
+  /// of its own (well under a second). Bad arguments are emitted as by run().
+  FailureOr<WorkEstimate> estimateWork(ArrayRef<KernelArg> args,
+                                       const RunOptions &options) const;
 
   func::FuncOp getKernel() const;
 
