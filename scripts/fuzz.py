@@ -140,11 +140,23 @@ def float_fits(text, dtype):
     return abs(fractions.Fraction(text)) < FLOAT_OVERFLOW[dtype]
 
 
+# Values of --max-work: out of range or not integers, and limits at most
+# the default. 0 and larger limits are valid too, but they ask for the long
+# runs the limit prevents (a run the user allowed hours is not a hang).
+WORK_LIMITS = ["-1", "abc", "", "1.5", "1e10", " 4", "0x10",
+               "99999999999999999999", "9223372036854775808",
+               "18446744073709551616", "1", "1000", "4294967296"]
+
+
 def value_for(rng, kind):
     """A hostile value for an option of `kind` and whether a tool must
     refuse it. kind: ("int", lo, hi) | ("choice", [valid...]) |
     ("float", dtype) | ("llvm-int", lo, hi): an integer option parsed by
-    LLVM's command line, which also takes hex."""
+    LLVM's command line, which also takes hex | ("int-values", lo, hi,
+    [texts]): an integer option whose values come from `texts`."""
+    if kind[0] == "int-values":
+        text = rng.choice(kind[3])
+        return text, not int_in(text, kind[1], kind[2])
     if kind[0] in ("int", "llvm-int"):
         lo, hi = kind[1], kind[2]
         text = rng.choice(HOSTILE_INTS + GARBAGE[:8] + [str(lo), str(hi)])
@@ -184,6 +196,7 @@ OPTIONS = {
     "tile-exec": {
         "--grid": ("int", 0, 2**20),
         "--num-threads": ("llvm-int", 0, 1024),
+        "--max-work": ("int-values", 0, 2**63 - 1, WORK_LIMITS),
     },
     "tile-runner": {
         "--batch": ("int", 1, 2**31 - 1),
@@ -197,6 +210,7 @@ OPTIONS = {
         "--backend": ("choice", ["cpu", "gpu", "auto"]),
         "--problem": ("choice", ["attention", "gemm", "softmax", "layernorm"]),
         "--seed": ("int", 0, 2**63 - 1),
+        "--max-work": ("int-values", 0, 2**63 - 1, WORK_LIMITS),
     },
     "tile-bundle": {
         "--num-warps": ("int", 1, 32),

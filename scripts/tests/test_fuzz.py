@@ -69,5 +69,21 @@ class IntTest(unittest.TestCase):
         self.assertFalse(fuzz.int_in(" 4", *fuzz.INT_RANGES["i32"]))
 
 
+class ValueForTest(unittest.TestCase):
+    def test_work_limits(self):
+        # --max-work: every value the fuzzer gives is either refused by the
+        # tools or a limit at most the default (no value asks for hours).
+        kind = fuzz.OPTIONS["tile-runner"]["--max-work"]
+        for text in fuzz.WORK_LIMITS:
+            with self.subTest(text=text):
+                valid = fuzz.int_in(text, kind[1], kind[2])
+                self.assertTrue(not valid or 1 <= int(text) <= 2**32)
+        rng = fuzz.random.Random(1)
+        for _ in range(50):
+            text, invalid = fuzz.value_for(rng, kind)
+            self.assertIn(text, fuzz.WORK_LIMITS)
+            self.assertEqual(invalid, not fuzz.int_in(text, 0, 2**63 - 1))
+
+
 if __name__ == "__main__":
     unittest.main()

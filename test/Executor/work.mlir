@@ -84,4 +84,5 @@ func.func @spin() {
 // RUN: not tile-exec %s --kernel=spin --max-work=-1 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tile-exec %s --kernel=spin --max-work=lots 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tile-exec %s --kernel=spin --max-work=99999999999999999999 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not tile-exec %s --kernel=spin --max-work= 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: bad --max-work:

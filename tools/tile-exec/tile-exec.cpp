@@ -650,7 +650,7 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
   }
   std::string limitName;
   int64_t memoryLimit = ::tile::checked::memoryLimitBytes(limitName);
-  if (!maxMemory.empty()) {
+  if (maxMemory.getNumOccurrences()) {
     std::string error;
     std::optional<int64_t> limit =
         ::tile::checked::parseInt(maxMemory.getValue(), 0, INT64_MAX, &error);
@@ -663,7 +663,7 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
   }
 
   uint64_t workLimit = kDefaultMaxWork;
-  if (!maxWork.empty()) {
+  if (maxWork.getNumOccurrences()) {
     std::string error;
     std::optional<int64_t> limit =
         ::tile::checked::parseInt(maxWork.getValue(), 0, INT64_MAX, &error);
