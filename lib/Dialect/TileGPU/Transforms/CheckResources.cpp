@@ -42,14 +42,16 @@ ChipLimits mlir::tilegpu::getChipLimits(StringRef chip) {
 namespace {
 
 /// 32-bit registers per thread of a value: float tiles with a register
-/// layout, packed two to a register below 32 bits (f16x2, as mma fragments
-/// are). Left out, since LLVM folds them or keeps a few registers for them:
-/// integer tiles (offsets, masks), constants and splats (immediates or one
-/// register), broadcasts (their source's registers).
+/// layout (mma, slice or blocked: a 1000x1024 blocked f32 tile on 4 warps
+/// is 8000), packed two to a register below 32 bits (f16x2, as mma
+/// fragments are). Left out, since LLVM folds them or keeps a few registers for
+/// them: integer tiles (offsets, masks), constants and splats (immediates or
+/// one register), broadcasts (their source's registers).
 int64_t registersOf(Value value) {
   auto tensor = dyn_cast<RankedTensorType>(value.getType());
   if (!tensor || !isa<FloatType>(tensor.getElementType()) ||
-      !isa_and_nonnull<MmaLayoutAttr, SliceLayoutAttr>(tensor.getEncoding()))
+      !isa_and_nonnull<MmaLayoutAttr, SliceLayoutAttr, BlockedLayoutAttr>(
+          tensor.getEncoding()))
     return 0;
   if (Operation *def = value.getDefiningOp();
       def &&
