@@ -109,6 +109,21 @@ static llvm::cl::list<std::string>
     saveSpecs("save", llvm::cl::desc("Write view NAME after the run: "
                                      "NAME=FILE.npy"));
 
+/// The value of a limit option (--max-memory, --max-work): an integer in
+/// [0, 2^63), or `fallback` when the option is not given (an empty value is
+/// refused, not taken as the default); nullopt after an error.
+static std::optional<int64_t>
+limitOption(const llvm::cl::opt<std::string> &option, int64_t fallback) {
+  if (!option.getNumOccurrences())
+    return fallback;
+  std::string error;
+  std::optional<int64_t> value =
+      ::tile::checked::parseInt(option.getValue(), 0, INT64_MAX, &error);
+  if (!value)
+    llvm::errs() << "error: bad --" << option.ArgStr << ": " << error << "\n";
+  return value;
+}
+
 namespace {
 /// A parsed view argument and its memory.
 struct HostView {
@@ -650,29 +665,16 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
   }
   std::string limitName;
   int64_t memoryLimit = ::tile::checked::memoryLimitBytes(limitName);
+  std::optional<int64_t> memoryOption = limitOption(maxMemory, memoryLimit);
+  std::optional<int64_t> workOption =
+      limitOption(maxWork, static_cast<int64_t>(kDefaultMaxWork));
+  if (!memoryOption || !workOption)
+    return 1;
   if (maxMemory.getNumOccurrences()) {
-    std::string error;
-    std::optional<int64_t> limit =
-        ::tile::checked::parseInt(maxMemory.getValue(), 0, INT64_MAX, &error);
-    if (!limit) {
-      llvm::errs() << "error: bad --max-memory: " << error << "\n";
-      return 1;
-    }
-    memoryLimit = *limit;
+    memoryLimit = *memoryOption;
     limitName = "the limit of --max-memory";
   }
-
-  uint64_t workLimit = kDefaultMaxWork;
-  if (maxWork.getNumOccurrences()) {
-    std::string error;
-    std::optional<int64_t> limit =
-        ::tile::checked::parseInt(maxWork.getValue(), 0, INT64_MAX, &error);
-    if (!limit) {
-      llvm::errs() << "error: bad --max-work: " << error << "\n";
-      return 1;
-    }
-    workLimit = static_cast<uint64_t>(*limit);
-  }
+  uint64_t workLimit = static_cast<uint64_t>(*workOption);
 
   if (compileOnly)
     return failed(Executable::compile(kernel)) ? 1 : 0;
