@@ -187,7 +187,7 @@ OPTIONS = {
     "tile-compile": {
         "--num-warps": ("choice", ["0", "1", "2", "4", "8", "16", "32"]),
         "--occupancy": ("llvm-int", 0, 32),
-        "--stages": ("llvm-int", 0, 8),
+        "--stages": ("llvm-int", 0, 64),
         "--chip": ("choice", ["sm_80", "sm_86", "sm_87", "sm_89", "sm_90",
                               "sm_90a", "sm_100", "sm_120"]),
         "--shared-layout": ("choice", ["padded", "swizzled"]),
