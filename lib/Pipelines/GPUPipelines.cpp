@@ -165,6 +165,13 @@ LogicalResult
 mlir::tile::buildSourceToPTXPipeline(OpPassManager &pm,
                                      const PipelineOptions &options,
                                      raw_ostream &errorStream) {
+  // Checked here too, not only where layouts are assigned: a source compiled
+  // only to tile IR (--emit=tile) took any chip (fuzzer, seed 20261203).
+  std::string reason = tilegpu::getUnsupportedChipReason(options.chip);
+  if (!reason.empty()) {
+    errorStream << reason << "\n";
+    return failure();
+  }
   if (failed(buildTileStage(pm, options, errorStream)))
     return failure();
   buildTileToPTXPipeline(pm, options);

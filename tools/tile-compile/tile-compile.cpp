@@ -393,8 +393,12 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
     return failure();
   }
   PassManager pm(&context, ModuleOp::getOperationName());
-  if (failed(tile::buildSourceToPTXPipeline(pm, options, llvm::errs())))
+  std::string pipelineError;
+  llvm::raw_string_ostream pipelineErrors(pipelineError);
+  if (failed(tile::buildSourceToPTXPipeline(pm, options, pipelineErrors))) {
+    llvm::errs() << "tile-compile: " << pipelineError;
     return failure();
+  }
   if (printPipeline) {
     pm.printAsTextualPipeline(llvm::outs(), /*pretty=*/true);
     llvm::outs() << "\n";

@@ -65,21 +65,30 @@ FailureOr<SwitchChoice> mlir::tilegpu::resolveSwitchMode(Operation *func,
   return SwitchChoice::Auto;
 }
 
-LogicalResult
-mlir::tilegpu::verifyTargetChip(StringRef chip,
-                                function_ref<InFlightDiagnostic()> emitError) {
+std::string mlir::tilegpu::getUnsupportedChipReason(StringRef chip) {
   // Each of these compiles and assembles (ptxas) with the current lowering.
   static constexpr llvm::StringLiteral kChips[] = {"sm_80",  "sm_86", "sm_87",
                                                    "sm_89",  "sm_90", "sm_90a",
                                                    "sm_100", "sm_120"};
   if (llvm::is_contained(kChips, chip))
+    return "";
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  os << "unsupported target chip '" << chip
+     << "' (the GPU lowering needs mma.sync and cp.async, sm_80 or newer; "
+        "supported: ";
+  llvm::interleaveComma(kChips, os);
+  os << ")";
+  return reason;
+}
+
+LogicalResult
+mlir::tilegpu::verifyTargetChip(StringRef chip,
+                                function_ref<InFlightDiagnostic()> emitError) {
+  std::string reason = getUnsupportedChipReason(chip);
+  if (reason.empty())
     return success();
-  InFlightDiagnostic diag = emitError();
-  diag << "unsupported target chip '" << chip
-       << "' (the GPU lowering needs mma.sync and cp.async, sm_80 or newer; "
-          "supported: ";
-  llvm::interleaveComma(kChips, diag);
-  return diag << ")";
+  return emitError() << reason;
 }
 
 namespace {

@@ -42,6 +42,9 @@ FailureOr<SwitchChoice> resolveSwitchMode(Operation *func, StringRef mode,
 /// `emitError`.
 LogicalResult verifyTargetChip(StringRef chip,
                                function_ref<InFlightDiagnostic()> emitError);
+/// Why the GPU lowering does not support `chip` (verifyTargetChip's
+/// message), or "" when it does.
+std::string getUnsupportedChipReason(StringRef chip);
 
 /// What one SM of a chip holds, for the checks of launch hints
 /// (tilegpu-check-resources). Defaults are sm_80's.
