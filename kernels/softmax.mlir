@@ -27,8 +27,8 @@
 //     leaves most lanes idle); N = 2048-8192: ROWS = 1 with 8 warps;
 //     16384: ROWS = 1 with 16 warps; 32768: whole row with 16 warps (64
 //     values per thread) or the online variant with BLOCK_N = 4096.
-//   These tiles leave registers for 4 or more blocks per SM (8-16 KB in
-//   flight each), more than the ~25 KB per SM that an H200's
+//   Up to N = 8192 these tiles leave registers for 4 or more blocks per SM
+//   (4-16 KB in flight each), more than the ~25 KB per SM that an H200's
 //   bandwidth-latency product asks for, and the grid (M / ROWS blocks) is
 //   many waves deep. Measured on the H200: docs/perf.md.
 //
