@@ -202,6 +202,13 @@ kernels)
     CHIP=sm_80 variant "$p-n1024-r4-w4-sm80" "ROWS=4,BLOCK_N=1024" --num-warps=4
   done
   KERNEL=layernorm
+  # More blocks an SM (the registers capped by --occupancy; no spills):
+  # more bytes in flight for the LayerNorm's 32 values a thread.
+  variant "la-n2048-r2-w4-o6" "ROWS=2,BLOCK_N=2048" --num-warps=4 --occupancy=6
+  variant "la-n4096-r1-w4-o6" "ROWS=1,BLOCK_N=4096" --num-warps=4 --occupancy=6
+  variant "la-n8192-r1-w8-o3" "ROWS=1,BLOCK_N=8192" --num-warps=8 --occupancy=3
+  variant "la-n16384-r1-w32" "ROWS=1,BLOCK_N=16384" --num-warps=32
+  variant "la-online-n8192-w8" "ONLINE=true,ROWS=1,BLOCK_N=8192" --num-warps=8
   variant "la-rms-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,RMS=true" --num-warps=4
   variant "la-rms-online-n2048-w8-a2" "ONLINE=true,ROWS=1,BLOCK_N=2048,RMS=true" --num-warps=8 --view-align=2
   ;;

@@ -16,15 +16,19 @@
 //     running ones (Chan et al.: exact in exact arithmetic, as stable as the
 //     two-pass formula); a second loop normalizes. X is read twice (the
 //     second read of a block's own rows mostly hits L2).
-// Columns past N load as 0 and are masked out of the centered sums.
+// Columns past N load as 0 and are masked out of the centered sums. Mean
+// and Rstd are stored, and W and B read, after the reductions: nothing but
+// the row is live across them, which is what lets more blocks share an SM.
 //
-// Choosing the parameters: as for softmax (a memory-bound kernel, 16-byte
-// coalesced accesses along N from the row-major tile, ~32 f32 values per
-// thread so that enough bytes are in flight): BLOCK_N the next power of two
-// >= N for the whole row (at least 8); ROWS * BLOCK_N ~= 32 * 32 * num_warps
-// (N <= 1024: 4 warps, ROWS = 4096 / BLOCK_N; N = 2048-8192: ROWS = 1-2, 8
-// warps; 16384: ROWS = 1, 16 warps); above that the online variant with
-// BLOCK_N = 4096.
+// Choosing the parameters: a memory-bound kernel, 16-byte coalesced
+// accesses along N from the row-major tile; about 32 f32 values a thread
+// (ROWS * BLOCK_N ~= 32 * 32 * num_warps) and as many blocks an SM as the
+// registers allow, so that enough bytes are in flight: BLOCK_N the next
+// power of two >= N for the whole row (at least 8); N <= 1024: 4 warps,
+// ROWS = 2048 / BLOCK_N; N = 4096: 4 warps and --occupancy=6; N = 8192:
+// 8 warps and --occupancy=3 (80 registers, no spills); 16384: 32 warps;
+// above that the online variant with BLOCK_N = 8192 (measured on the H200,
+// docs/perf.md).
 //
 // Parameters (tile.params, bound by tile-specialize):
 //   ROWS      rows per block
@@ -67,9 +71,11 @@ func.func @layernorm(
   %zero_r = tile.full 0.0 shape [ROWS, 1] : tensor<?x1xf32>
   %cols = tile.iota shape [1, BLOCK_N] dim 1 : tensor<1x?xi32>
 
-  %mean, %rstd = scf.if %online -> (tensor<?x1xf32>, tensor<?x1xf32>) {
-    %num_blocks = arith.ceildivsi %n, %block_n : i32
-
+  // Statistics: per row, the mean and rstd; the whole-row variant also
+  // keeps the centered row (x itself for RMSNorm) for the output.
+  %num_blocks = arith.ceildivsi %n, %block_n : i32
+  %mean, %rstd, %xc = scf.if %online
+      -> (tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>) {
     // Pass 1: statistics, one column block at a time.
     %stats:2 = scf.for %j = %c0 to %num_blocks step %c1
         iter_args(%mean_a = %zero_r, %acc_a = %zero_r)
@@ -127,60 +133,19 @@ func.func @layernorm(
     %var = tile.div %stats#1, %n_r : tensor<?x1xf32>
     %var_eps = arith.addf %var, %eps_r : tensor<?x1xf32>
     %rstd_o = math.rsqrt %var_eps : tensor<?x1xf32>
-
-    // Pass 2: normalize and store, one column block at a time.
-    %mean_t = tile.broadcast %stats#0 shape [ROWS, BLOCK_N] : tensor<?x1xf32> -> tensor<?x?xf32>
-    %rstd_t = tile.broadcast %rstd_o shape [ROWS, BLOCK_N] : tensor<?x1xf32> -> tensor<?x?xf32>
-    scf.for %j = %c0 to %num_blocks step %c1 : i32 {
-      %x_lp = tile.load %X[%row_block, %j] shape [ROWS, BLOCK_N]
-          : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-      %x = tile.astype %x_lp : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?xf32>
-      %w_lp = tile.load %W[%j] shape [BLOCK_N]
-          : !tile.view<?x!tile.dtype<"DTYPE">> -> tensor<?x!tile.dtype<"DTYPE">>
-      %w = tile.astype %w_lp : tensor<?x!tile.dtype<"DTYPE">> -> tensor<?xf32>
-      %w_row = tile.reshape %w shape [1, BLOCK_N] : tensor<?xf32> -> tensor<1x?xf32>
-      %w_t = tile.broadcast %w_row shape [ROWS, BLOCK_N] : tensor<1x?xf32> -> tensor<?x?xf32>
-      %y = scf.if %rms -> tensor<?x?xf32> {
-        %xn = arith.mulf %x, %rstd_t : tensor<?x?xf32>
-        %yw = arith.mulf %xn, %w_t : tensor<?x?xf32>
-        scf.yield %yw : tensor<?x?xf32>
-      } else {
-        %b_lp = tile.load %B[%j] shape [BLOCK_N]
-            : !tile.view<?x!tile.dtype<"DTYPE">> -> tensor<?x!tile.dtype<"DTYPE">>
-        %b = tile.astype %b_lp : tensor<?x!tile.dtype<"DTYPE">> -> tensor<?xf32>
-        %b_row = tile.reshape %b shape [1, BLOCK_N] : tensor<?xf32> -> tensor<1x?xf32>
-        %b_t = tile.broadcast %b_row shape [ROWS, BLOCK_N] : tensor<1x?xf32> -> tensor<?x?xf32>
-        %xc = arith.subf %x, %mean_t : tensor<?x?xf32>
-        %xn = arith.mulf %xc, %rstd_t : tensor<?x?xf32>
-        %yw = arith.mulf %xn, %w_t : tensor<?x?xf32>
-        %yb = arith.addf %yw, %b_t : tensor<?x?xf32>
-        scf.yield %yb : tensor<?x?xf32>
-      }
-      %y_lp = tile.astype %y : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
-      tile.store %y_lp, %Y[%row_block, %j]
-          : tensor<?x?x!tile.dtype<"DTYPE">>, !tile.view<?x?x!tile.dtype<"DTYPE">>
-    }
-    scf.yield %stats#0, %rstd_o : tensor<?x1xf32>, tensor<?x1xf32>
+    scf.yield %stats#0, %rstd_o, %zero_t : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>
   } else {
     // The whole row at once.
     %x_lp = tile.load %X[%row_block, %c0] shape [ROWS, BLOCK_N]
         : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
     %x = tile.astype %x_lp : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?xf32>
-    %w_lp = tile.load %W[%c0] shape [BLOCK_N]
-        : !tile.view<?x!tile.dtype<"DTYPE">> -> tensor<?x!tile.dtype<"DTYPE">>
-    %w = tile.astype %w_lp : tensor<?x!tile.dtype<"DTYPE">> -> tensor<?xf32>
-    %w_row = tile.reshape %w shape [1, BLOCK_N] : tensor<?xf32> -> tensor<1x?xf32>
-    %w_t = tile.broadcast %w_row shape [ROWS, BLOCK_N] : tensor<1x?xf32> -> tensor<?x?xf32>
     %res:3 = scf.if %rms -> (tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>) {
       %sq = arith.mulf %x, %x : tensor<?x?xf32>
       %sq_sum = tile.reduce %sq sum axis 1 keepdims : tensor<?x?xf32> -> tensor<?x1xf32>
       %ms = tile.div %sq_sum, %n_r : tensor<?x1xf32>
       %ms_eps = arith.addf %ms, %eps_r : tensor<?x1xf32>
       %rstd_r = math.rsqrt %ms_eps : tensor<?x1xf32>
-      %rstd_t = tile.broadcast %rstd_r shape [ROWS, BLOCK_N] : tensor<?x1xf32> -> tensor<?x?xf32>
-      %xn = arith.mulf %x, %rstd_t : tensor<?x?xf32>
-      %yw = arith.mulf %xn, %w_t : tensor<?x?xf32>
-      scf.yield %zero_r, %rstd_r, %yw : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>
+      scf.yield %zero_r, %rstd_r, %x : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>
     } else {
       %sum = tile.reduce %x sum axis 1 keepdims : tensor<?x?xf32> -> tensor<?x1xf32>
       %mean_r = tile.div %sum, %n_r : tensor<?x1xf32>
@@ -191,36 +156,70 @@ func.func @layernorm(
       %in_row_t = tile.broadcast %in_row shape [ROWS, BLOCK_N]
           : tensor<1x?xi1> -> tensor<?x?xi1>
       %xc_all = arith.subf %x, %mean_t : tensor<?x?xf32>
-      %xc = tile.select %in_row_t, %xc_all, %zero_t : tensor<?x?xi1>, tensor<?x?xf32>
-      %sq = arith.mulf %xc, %xc : tensor<?x?xf32>
+      %xc_r = tile.select %in_row_t, %xc_all, %zero_t : tensor<?x?xi1>, tensor<?x?xf32>
+      %sq = arith.mulf %xc_r, %xc_r : tensor<?x?xf32>
       %sq_sum = tile.reduce %sq sum axis 1 keepdims : tensor<?x?xf32> -> tensor<?x1xf32>
       %var = tile.div %sq_sum, %n_r : tensor<?x1xf32>
       %var_eps = arith.addf %var, %eps_r : tensor<?x1xf32>
       %rstd_r = math.rsqrt %var_eps : tensor<?x1xf32>
-      %rstd_t = tile.broadcast %rstd_r shape [ROWS, BLOCK_N] : tensor<?x1xf32> -> tensor<?x?xf32>
-      %b_lp = tile.load %B[%c0] shape [BLOCK_N]
-          : !tile.view<?x!tile.dtype<"DTYPE">> -> tensor<?x!tile.dtype<"DTYPE">>
-      %b = tile.astype %b_lp : tensor<?x!tile.dtype<"DTYPE">> -> tensor<?xf32>
-      %b_row = tile.reshape %b shape [1, BLOCK_N] : tensor<?xf32> -> tensor<1x?xf32>
-      %b_t = tile.broadcast %b_row shape [ROWS, BLOCK_N] : tensor<1x?xf32> -> tensor<?x?xf32>
-      %xn = arith.mulf %xc, %rstd_t : tensor<?x?xf32>
-      %yw = arith.mulf %xn, %w_t : tensor<?x?xf32>
-      %yb = arith.addf %yw, %b_t : tensor<?x?xf32>
-      scf.yield %mean_r, %rstd_r, %yb : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>
+      scf.yield %mean_r, %rstd_r, %xc_r : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>
     }
-    %y_lp = tile.astype %res#2 : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    tile.store %y_lp, %Y[%row_block, %c0]
-        : tensor<?x?x!tile.dtype<"DTYPE">>, !tile.view<?x?x!tile.dtype<"DTYPE">>
-    scf.yield %res#0, %res#1 : tensor<?x1xf32>, tensor<?x1xf32>
+    scf.yield %res#0, %res#1, %res#2 : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>
   }
 
-  // Per-row statistics, [ROWS] slices of Mean and Rstd.
+  // Per-row statistics, [ROWS] slices of Mean and Rstd, stored before the
+  // output so that they are not live across it.
   %rstd_v = tile.reshape %rstd shape [ROWS] : tensor<?x1xf32> -> tensor<?xf32>
   tile.store %rstd_v, %Rstd[%row_block] : tensor<?xf32>, !tile.view<?xf32>
   %layer = arith.xori %rms, %true : i1
   scf.if %layer {
     %mean_v = tile.reshape %mean shape [ROWS] : tensor<?x1xf32> -> tensor<?xf32>
     tile.store %mean_v, %Mean[%row_block] : tensor<?xf32>, !tile.view<?xf32>
+  }
+
+  // Output: Y = (X - mean) * rstd * W (+ B). W and B are read here, after
+  // the reductions, so their registers are not live across them.
+  %mean_t = tile.broadcast %mean shape [ROWS, BLOCK_N] : tensor<?x1xf32> -> tensor<?x?xf32>
+  %rstd_t = tile.broadcast %rstd shape [ROWS, BLOCK_N] : tensor<?x1xf32> -> tensor<?x?xf32>
+  // One pass over the column blocks for the online variant (reading X
+  // again), one step on the registers of the whole row otherwise.
+  %passes = arith.select %online, %num_blocks, %c1 : i32
+  scf.for %j = %c0 to %passes step %c1 : i32 {
+    %xc_j = scf.if %online -> tensor<?x?xf32> {
+      %x_lp = tile.load %X[%row_block, %j] shape [ROWS, BLOCK_N]
+          : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+      %x = tile.astype %x_lp : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?xf32>
+      %d = scf.if %rms -> tensor<?x?xf32> {
+        scf.yield %x : tensor<?x?xf32>
+      } else {
+        %x_mean = arith.subf %x, %mean_t : tensor<?x?xf32>
+        scf.yield %x_mean : tensor<?x?xf32>
+      }
+      scf.yield %d : tensor<?x?xf32>
+    } else {
+      scf.yield %xc : tensor<?x?xf32>
+    }
+    %w_lp = tile.load %W[%j] shape [BLOCK_N]
+        : !tile.view<?x!tile.dtype<"DTYPE">> -> tensor<?x!tile.dtype<"DTYPE">>
+    %w = tile.astype %w_lp : tensor<?x!tile.dtype<"DTYPE">> -> tensor<?xf32>
+    %w_row = tile.reshape %w shape [1, BLOCK_N] : tensor<?xf32> -> tensor<1x?xf32>
+    %w_t = tile.broadcast %w_row shape [ROWS, BLOCK_N] : tensor<1x?xf32> -> tensor<?x?xf32>
+    %xn = arith.mulf %xc_j, %rstd_t : tensor<?x?xf32>
+    %yw = arith.mulf %xn, %w_t : tensor<?x?xf32>
+    %y = scf.if %rms -> tensor<?x?xf32> {
+      scf.yield %yw : tensor<?x?xf32>
+    } else {
+      %b_lp = tile.load %B[%j] shape [BLOCK_N]
+          : !tile.view<?x!tile.dtype<"DTYPE">> -> tensor<?x!tile.dtype<"DTYPE">>
+      %b = tile.astype %b_lp : tensor<?x!tile.dtype<"DTYPE">> -> tensor<?xf32>
+      %b_row = tile.reshape %b shape [1, BLOCK_N] : tensor<?xf32> -> tensor<1x?xf32>
+      %b_t = tile.broadcast %b_row shape [ROWS, BLOCK_N] : tensor<1x?xf32> -> tensor<?x?xf32>
+      %yb = arith.addf %yw, %b_t : tensor<?x?xf32>
+      scf.yield %yb : tensor<?x?xf32>
+    }
+    %y_lp = tile.astype %y : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    tile.store %y_lp, %Y[%row_block, %j]
+        : tensor<?x?x!tile.dtype<"DTYPE">>, !tile.view<?x?x!tile.dtype<"DTYPE">>
   }
   return
 }

@@ -21,15 +21,16 @@
 //   - BLOCK_N: the next power of two >= N for the whole-row variant (at least
 //     8 so that a thread's 16-byte vector of f16 is full); 1024-4096 for the
 //     online variant.
-//   - ROWS and num_warps: about 32 f32 values per thread, i.e.
-//     ROWS * BLOCK_N ~= 32 * 32 * num_warps: N <= 1024: 4 warps and
-//     ROWS = 4096 / BLOCK_N (several rows per block: a short row alone
-//     leaves most lanes idle); N = 2048-8192: ROWS = 1-2 with 8 warps;
-//     16384: ROWS = 1 with 16 warps; 32768: whole row with 16 warps (64 values
-//     per thread) or the online variant with BLOCK_N = 4096.
-//   These tiles leave registers for 2-4 blocks per SM (8-16 KB in flight
-//   each), more than the ~25 KB per SM that an H200's bandwidth-latency
-//   product asks for, and the grid (M / ROWS blocks) is many waves deep.
+//   - ROWS and num_warps: 16-32 f32 values per thread, i.e.
+//     ROWS * BLOCK_N ~= 16-32 * 32 * num_warps: N <= 1024: 4 warps and
+//     ROWS = 2048 / BLOCK_N (several rows per block: a short row alone
+//     leaves most lanes idle); N = 2048-8192: ROWS = 1 with 8 warps;
+//     16384: ROWS = 1 with 16 warps; 32768: whole row with 16 warps (64
+//     values per thread) or the online variant with BLOCK_N = 4096.
+//   Up to N = 8192 these tiles leave registers for 4 or more blocks per SM
+//   (4-16 KB in flight each), more than the ~25 KB per SM that an H200's
+//   bandwidth-latency product asks for, and the grid (M / ROWS blocks) is
+//   many waves deep. Measured on the H200: docs/perf.md.
 //
 // Parameters (tile.params, bound by tile-specialize):
 //   ROWS      rows per block

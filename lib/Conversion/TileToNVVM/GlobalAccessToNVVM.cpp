@@ -33,19 +33,28 @@ SmallVector<Value> threadCoords(OpBuilder &b, Location loc,
   return coords;
 }
 
-/// The tile dimension that walks view dimension `viewDim`, or -1: the
-/// tile's non-unit dimensions walk `dims` when it has fewer entries than
-/// the tile's rank.
-int tileDimOf(RankedTensorType type, ArrayRef<int64_t> dims, int64_t viewDim) {
+/// Calls `fn(tileDim, viewDim)` for each tile dimension that walks a view
+/// dimension: the tile's non-unit dimensions walk `dims` when it has fewer
+/// entries than the tile's rank.
+template <typename Fn>
+void forEachWalkedDim(RankedTensorType type, ArrayRef<int64_t> dims, Fn fn) {
   unsigned next = 0;
   for (int64_t d = 0; d < type.getRank(); ++d) {
     if (type.getDimSize(d) == 1 &&
         type.getRank() > static_cast<int64_t>(dims.size()))
       continue;
-    if (dims[next++] == viewDim)
-      return static_cast<int>(d);
+    fn(d, dims[next++]);
   }
-  return -1;
+}
+
+/// The tile dimension that walks view dimension `viewDim`, or -1.
+int tileDimOf(RankedTensorType type, ArrayRef<int64_t> dims, int64_t viewDim) {
+  int found = -1;
+  forEachWalkedDim(type, dims, [&](int64_t d, int64_t walked) {
+    if (walked == viewDim && found < 0)
+      found = static_cast<int>(d);
+  });
+  return found;
 }
 
 /// Coordinates of register `reg` of a distributed tile in the view:
@@ -55,18 +64,57 @@ registerViewCoords(OpBuilder &b, Location loc, RankedTensorType type,
                    const RegisterLayout &layout, ArrayRef<Value> threadPart,
                    ValueRange offsets, ArrayRef<int64_t> dims, int64_t reg) {
   SmallVector<Value> coords(offsets);
-  unsigned next = 0;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    if (type.getDimSize(d) == 1 &&
-        type.getRank() > static_cast<int64_t>(dims.size()))
-      continue;
-    int64_t viewDim = dims[next++];
+  forEachWalkedDim(type, dims, [&](int64_t d, int64_t viewDim) {
     Value c = arith::AddIOp::create(b, loc, threadPart[d],
                                     i32Const(b, loc, layout.regCoords[reg][d]));
     coords[viewDim] = arith::AddIOp::create(b, loc, coords[viewDim], c);
-  }
+  });
   return coords;
 }
+
+/// The addresses of a thread's registers as one base (the offsets plus the
+/// thread's part of the coordinates) and a per-register offset (the
+/// register's constant part times the strides): along the contiguous
+/// dimension (stride 1) that offset is a constant, which folds into the
+/// access's immediate, so a thread keeps one address a view instead of one
+/// a vector. Equal to viewElementAddress at in-bounds coordinates (their
+/// i32 sums cannot wrap there); only used where the access is inside.
+struct ThreadAddresses {
+  Value base;
+  const ViewDescriptor &view;
+  RankedTensorType type;
+  const RegisterLayout &layout;
+  ArrayRef<int64_t> dims;
+
+  ThreadAddresses(OpBuilder &b, Location loc, const ViewDescriptor &view,
+                  RankedTensorType type, const RegisterLayout &layout,
+                  ArrayRef<Value> threadPart, ValueRange offsets,
+                  ArrayRef<int64_t> dims, Type elementType)
+      : view(view), type(type), layout(layout), dims(dims) {
+    SmallVector<Value> coords(offsets);
+    forEachWalkedDim(type, dims, [&](int64_t d, int64_t viewDim) {
+      coords[viewDim] =
+          arith::AddIOp::create(b, loc, coords[viewDim], threadPart[d]);
+    });
+    base = viewElementAddress(b, loc, view, coords, elementType);
+  }
+
+  Value of(OpBuilder &b, Location loc, int64_t reg, Type elementType) const {
+    Value offset;
+    forEachWalkedDim(type, dims, [&](int64_t d, int64_t viewDim) {
+      int64_t c = layout.regCoords[reg][d];
+      if (c == 0)
+        return;
+      Value term = arith::MulIOp::create(b, loc, i64Const(b, loc, c),
+                                         view.strides[viewDim]);
+      offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
+    });
+    if (!offset)
+      return base;
+    return LLVM::GEPOp::create(b, loc, base.getType(), elementType, base,
+                               ValueRange{offset});
+  }
+};
 
 /// Registers per vector access of `op` to a tile in `layout`: consecutive
 /// along the tile dimension that walks the view's contiguous dimension, at
@@ -134,14 +182,16 @@ struct LoadLowering : OpConversionPattern<tilegpu::LoadOp> {
     Value pad = arith::ConstantOp::create(rewriter, loc, padAttr);
     unsigned width =
         accessWidth(op, type, layout, op.getOffsets(), op.getDims(), rank);
+    ThreadAddresses addresses(rewriter, loc, view, type, layout, threadPart,
+                              adaptor.getOffsets(), op.getDims(), elementType);
     // One element, masked: out-of-bounds elements read the padding.
-    auto loadOne = [&](ArrayRef<Value> coords) -> Value {
+    // Outside, it reads the view's first element instead (the address
+    // stays valid) and discards it.
+    auto loadOne = [&](ArrayRef<Value> coords, int64_t reg) -> Value {
       Value inside = inBounds(rewriter, loc, view, coords);
-      SmallVector<Value> safe;
-      for (Value c : coords)
-        safe.push_back(arith::SelectOp::create(rewriter, loc, inside, c,
-                                               i32Const(rewriter, loc, 0)));
-      Value addr = viewElementAddress(rewriter, loc, view, safe, elementType);
+      Value addr = LLVM::SelectOp::create(
+          rewriter, loc, inside, addresses.of(rewriter, loc, reg, elementType),
+          view.ptr);
       Value value = loadElements(rewriter, loc, elementType, 1, addr);
       return arith::SelectOp::create(rewriter, loc, inside, value, pad);
     };
@@ -151,10 +201,12 @@ struct LoadLowering : OpConversionPattern<tilegpu::LoadOp> {
           registerViewCoords(rewriter, loc, type, layout, threadPart,
                              adaptor.getOffsets(), op.getDims(), reg);
       if (width == 1) {
-        elements.push_back(loadOne(coords));
+        elements.push_back(loadOne(coords, reg));
         continue;
       }
-      // The whole vector inside: one load; else element by element.
+      // The whole vector inside: one load; else element by element. (One
+      // branch for all of a thread's vectors instead, with the loads in one
+      // block, was measured slower for the row kernels: more registers.)
       Value full = inBounds(rewriter, loc, view,
                             along(rewriter, loc, coords, width - 1));
       full = arith::AndIOp::create(rewriter, loc, full,
@@ -165,15 +217,14 @@ struct LoadLowering : OpConversionPattern<tilegpu::LoadOp> {
       {
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(ifOp.thenBlock());
-        Value addr =
-            viewElementAddress(rewriter, loc, view, coords, elementType);
+        Value addr = addresses.of(rewriter, loc, reg, elementType);
         scf::YieldOp::create(
             rewriter, loc,
             loadElements(rewriter, loc, elementType, width, addr));
         rewriter.setInsertionPointToStart(ifOp.elseBlock());
         SmallVector<Value> parts;
         for (unsigned k = 0; k < width; ++k)
-          parts.push_back(loadOne(along(rewriter, loc, coords, k)));
+          parts.push_back(loadOne(along(rewriter, loc, coords, k), reg + k));
         scf::YieldOp::create(rewriter, loc,
                              packVector(rewriter, loc, vectorType, parts));
       }
@@ -209,6 +260,8 @@ struct StoreLowering : OpConversionPattern<tilegpu::StoreOp> {
         unpackVector(rewriter, loc, adaptor.getValue());
     ArrayRef<int64_t> dims = op.getDims();
     unsigned width = accessWidth(op, type, layout, op.getOffsets(), dims, rank);
+    ThreadAddresses addresses(rewriter, loc, view, type, layout, threadPart,
+                              adaptor.getOffsets(), dims, elementType);
     for (int64_t reg = 0; reg < layout.getNumRegs(); reg += width) {
       SmallVector<Value> coords =
           registerViewCoords(rewriter, loc, type, layout, threadPart,
@@ -217,7 +270,7 @@ struct StoreLowering : OpConversionPattern<tilegpu::StoreOp> {
       if (owner)
         inside = arith::AndIOp::create(rewriter, loc, inside, owner);
       if (width == 1) {
-        storeIf(rewriter, loc, inside, elements[reg], view, coords,
+        storeIf(rewriter, loc, inside, elements[reg], addresses, reg,
                 elementType);
         continue;
       }
@@ -236,19 +289,19 @@ struct StoreLowering : OpConversionPattern<tilegpu::StoreOp> {
       {
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(ifOp.thenBlock());
-        Value addr =
-            viewElementAddress(rewriter, loc, view, coords, elementType);
+        Value addr = addresses.of(rewriter, loc, reg, elementType);
         int64_t bytes = elementType.getIntOrFloatBitWidth() / 8 * width;
         LLVM::StoreOp::create(rewriter, loc, vector, addr, bytes);
         rewriter.setInsertionPointToStart(ifOp.elseBlock());
-        storeIf(rewriter, loc, inside, elements[reg], view, coords,
+        storeIf(rewriter, loc, inside, elements[reg], addresses, reg,
                 elementType);
         for (unsigned k = 1; k + 1 < width; ++k) {
           SmallVector<Value> at = along(rewriter, loc, coords, k);
           Value in = inBounds(rewriter, loc, view, at);
           if (owner)
             in = arith::AndIOp::create(rewriter, loc, in, owner);
-          storeIf(rewriter, loc, in, elements[reg + k], view, at, elementType);
+          storeIf(rewriter, loc, in, elements[reg + k], addresses, reg + k,
+                  elementType);
         }
       }
     }
@@ -257,12 +310,12 @@ struct StoreLowering : OpConversionPattern<tilegpu::StoreOp> {
   }
 
   static void storeIf(OpBuilder &b, Location loc, Value cond, Value value,
-                      const ViewDescriptor &view, ArrayRef<Value> coords,
+                      const ThreadAddresses &addresses, int64_t reg,
                       Type elementType) {
     auto ifOp = scf::IfOp::create(b, loc, cond, /*else=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    Value addr = viewElementAddress(b, loc, view, coords, elementType);
+    Value addr = addresses.of(b, loc, reg, elementType);
     if (elementType.isInteger(1))
       storeElements(b, loc, value, addr);
     else

@@ -65,8 +65,15 @@ ViewDescriptor lowering::unpackView(OpBuilder &b, Location loc, Value desc,
   for (unsigned d = 0; d < rank; ++d) {
     view.sizes.push_back(LLVM::ExtractValueOp::create(
         b, loc, desc, ArrayRef<int64_t>{1, static_cast<int64_t>(d)}));
-    view.strides.push_back(LLVM::ExtractValueOp::create(
-        b, loc, desc, ArrayRef<int64_t>{2, static_cast<int64_t>(d)}));
+    // The innermost stride is 1 by the launch contract (C2, checked by the
+    // launchers; a dimension of size 1 is only ever indexed at 0): a
+    // constant lets address arithmetic fold into immediate offsets.
+    view.strides.push_back(
+        d + 1 == rank
+            ? i64Const(b, loc, 1)
+            : LLVM::ExtractValueOp::create(
+                  b, loc, desc, ArrayRef<int64_t>{2, static_cast<int64_t>(d)})
+                  .getResult());
   }
   return view;
 }
