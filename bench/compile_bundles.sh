@@ -164,12 +164,20 @@ kernels)
   variant "gemm-bf16" "IN_DTYPE=bf16,OUT_DTYPE=bf16"
   variant "gemm-f16-n256" "BLOCK_N=256"
   variant "gemm-bf16-n256" "BLOCK_N=256,IN_DTYPE=bf16,OUT_DTYPE=bf16"
+  # The fastest on the H200 (TMA from the kernel's sm_90 hint): 256x128
+  # tiles, and 128x256 with the consumer warpgroups taking turns.
+  variant "gemm-f16-m256" "BLOCK_M=256"
+  variant "gemm-bf16-m256" "BLOCK_M=256,IN_DTYPE=bf16,OUT_DTYPE=bf16"
+  variant "gemm-f16-n256-pp" "BLOCK_N=256" --ping-pong=on
+  variant "gemm-bf16-n256-pp" "BLOCK_N=256,IN_DTYPE=bf16,OUT_DTYPE=bf16" --ping-pong=on
+  # The producer's copies through cp.async instead of TMA, for comparison.
+  variant "gemm-f16-n256-cpasync" "BLOCK_N=256" --tma=off
   variant "gemm-f16-bias-relu" "HAS_BIAS=true,ACTIVATION=1"
   variant "gemm-bf16-tb-gelu-f32" "TRANS_B=true,ACTIVATION=2,IN_DTYPE=bf16,OUT_DTYPE=f32,HAS_BIAS=true"
   CHIP=sm_80 variant "gemm-f16-sm80" ""
   # Rows not 16-byte aligned (K or N odd, e.g. 65, 77, 100): 2-byte accesses.
-  variant "gemm-f16-a2" "" --view-align=2 --warp-specialize=off
-  variant "gemm-bf16-bias-a2" "HAS_BIAS=true,ACTIVATION=1,IN_DTYPE=bf16,OUT_DTYPE=bf16" --view-align=2 --warp-specialize=off
+  variant "gemm-f16-a2" "" --view-align=2 --warp-specialize=off --tma=off
+  variant "gemm-bf16-bias-a2" "HAS_BIAS=true,ACTIVATION=1,IN_DTYPE=bf16,OUT_DTYPE=bf16" --view-align=2 --warp-specialize=off --tma=off
   # Softmax and LayerNorm: a whole row in registers (BLOCK_N >= N; several
   # rows a block for short rows), the online loop for any N, and 2-byte
   # aligned variants for odd N. About 32 f32 values per thread.

@@ -23,9 +23,11 @@
 //
 // The defaults suit a Hopper GPU: 128x128x64 tiles with 8 warps (two
 // warpgroups, each a 64x128 wgmma accumulator: 64 f32 registers per thread)
-// fed by a producer warpgroup (the sm_90 hint asks for warp specialization
-// and fails loudly where the compiler cannot give it). On Ampere the same
-// tile runs as 8 warps of mma.sync. One block per SM on both.
+// fed by a producer warpgroup whose copies are TMA tensor copies (the sm_90
+// hints ask for both and fail loudly where the compiler cannot give them;
+// TMA measured 17-20% faster than cp.async at 4096^3-8192^3, docs/perf.md).
+// On Ampere the same tile runs as 8 warps of mma.sync. One block per SM on
+// both. The fastest tiles on the H200 are 256x128 or 128x256 (12 warps).
 //
 // Arguments: A, B, C, Bias (named as above) and the f32 scalar `scale`.
 
@@ -42,7 +44,7 @@ func.func @gemm(
                                  "!TRANS_B || (B.0 == C.1 && B.1 == A.1)",
                                  "TRANS_B || (B.0 == A.1 && B.1 == C.1)",
                                  "!HAS_BIAS || Bias.0 == C.1"],
-                     hints = {sm_90 = {warp_specialize = 1 : i32}}},
+                     hints = {sm_90 = {warp_specialize = 1 : i32, tma = 1 : i32}}},
       tile.params = {BLOCK_M = 128 : i32, BLOCK_N = 128 : i32, BLOCK_K = 64 : i32,
                      TRANS_B = false, HAS_BIAS = false, ACTIVATION = 0 : i32,
                      IN_DTYPE = f16, OUT_DTYPE = f16}} {

@@ -19,6 +19,24 @@ std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &sizes) {
   return strides;
 }
 
+std::vector<uint64_t> tensorMapByteStrides(const AbiEntry &map,
+                                           const ViewBinding &view) {
+  uint64_t elementBytes = static_cast<uint64_t>(dtypeBytes(view.dtype));
+  std::vector<uint64_t> strides;
+  // The bytes spanned by the map dimensions inside the current one.
+  uint64_t span = static_cast<uint64_t>(view.sizes[map.dims[0]]) * elementBytes;
+  for (size_t i = 1; i < map.dims.size(); ++i) {
+    int64_t d = map.dims[i];
+    uint64_t stride =
+        view.sizes[d] == 1
+            ? (span + 15) / 16 * 16
+            : static_cast<uint64_t>(view.strides[d]) * elementBytes;
+    strides.push_back(stride);
+    span = stride * static_cast<uint64_t>(view.sizes[d]);
+  }
+  return strides;
+}
+
 ScalarBinding ScalarBinding::ofInt(int64_t v) {
   ScalarBinding s;
   s.isInteger = true;

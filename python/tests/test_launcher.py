@@ -174,6 +174,16 @@ class BindTest(unittest.TestCase):
         a.update(kw)
         return a
 
+    def test_tensor_map_unit_dimension_strides(self):
+        # A [1, 65] f16 view: its row stride (130 bytes) is never used; the
+        # driver wants a multiple of 16, so the map gets the row's span
+        # rounded up (the same rule as tilebundle::tensorMapByteStrides).
+        self.assertEqual(abi.tensor_map_byte_strides([1, 0], [1, 65], [65, 1], 2), [144])
+        self.assertEqual(abi.tensor_map_byte_strides([1, 0], [77, 64], [64, 1], 2), [128])
+        self.assertEqual(abi.tensor_map_byte_strides([3, 2, 1, 0], [2, 1, 100, 64],
+                                                     [7000, 3, 64, 1], 2),
+                         [128, 12800, 14000])
+
     def test_plan(self):
         m = softmax_manifest(self.dir)
         plan = abi.bind(m, self.args())

@@ -126,6 +126,21 @@ def _scalar(name: str, dtype: str, value) -> Tuple[str, object]:
                       "by this launcher")
 
 
+
+def tensor_map_byte_strides(dims, sizes, strides, elem):
+    """The byte strides cuTensorMapEncodeTiled takes (one per map dimension
+    after the first). A dimension of size 1 is only ever read at index 0, so
+    its stride is free (the alignment contract exempts it) while the driver
+    wants a multiple of 16: it gets the byte span of the dimensions inside it,
+    rounded up to 16 (tilebundle::tensorMapByteStrides does the same)."""
+    out = []
+    span = sizes[dims[0]] * elem
+    for d in dims[1:]:
+        stride = (span + 15) // 16 * 16 if sizes[d] == 1 else strides[d] * elem
+        out.append(stride)
+        span = stride * sizes[d]
+    return out
+
 def bind(manifest: Manifest, args: Dict[str, object]) -> Plan:
     """Checks a call (arguments by name) against the manifest."""
     entries = {e.name: e for e in manifest.abi if e.kind != "tensor_map"}
@@ -170,7 +185,8 @@ def bind(manifest: Manifest, args: Dict[str, object]) -> Plan:
                                   "innermost dimension of the view")
             spec = dict(name=e.name, dtype=src.dtype, address=src.address,
                         sizes=[src.sizes[d] for d in e.dims],
-                        byte_strides=[src.strides[d] * elem for d in e.dims[1:]],
+                        byte_strides=tensor_map_byte_strides(e.dims, src.sizes,
+                                                             src.strides, elem),
                         box=list(e.box), swizzle=e.swizzle)
             if src.address % 16 or any(s % 16 for s in spec["byte_strides"]):
                 raise LaunchError(f"tensor map '{e.name}': view '{e.view}' needs "

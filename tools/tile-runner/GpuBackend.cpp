@@ -269,13 +269,14 @@ tilebundle::TensorMapEncoder tensorMapEncoder(const CudaApi *api) {
     cuuint32_t rank = static_cast<cuuint32_t>(map.dims.size());
     cuuint64_t dims[5], strides[5];
     cuuint32_t box[5], elementStrides[5];
+    std::vector<uint64_t> byteStrides =
+        tilebundle::tensorMapByteStrides(map, b);
     for (cuuint32_t i = 0; i < rank; ++i) {
       dims[i] = static_cast<cuuint64_t>(b.sizes[map.dims[i]]);
       box[i] = static_cast<cuuint32_t>(map.box[i]);
       elementStrides[i] = 1;
       if (i > 0)
-        strides[i - 1] = static_cast<cuuint64_t>(b.strides[map.dims[i]]) *
-                         dtypeBytes(view.dtype);
+        strides[i - 1] = static_cast<cuuint64_t>(byteStrides[i - 1]);
     }
     CUtensorMapSwizzle swizzle = map.swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
                                  : map.swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B

@@ -205,6 +205,33 @@ TEST(Launch, TensorMapParameter) {
   EXPECT_EQ(before % 64, 0u);
 }
 
+// A [1, 65] f16 view (a GEMM's A with M = 1, K = 65): its row stride of 130
+// bytes is never used and is not a multiple of 16, which the driver wants:
+// the map gets the row's span rounded up. Other strides pass through.
+TEST(Launch, TensorMapStridesOfUnitDimensions) {
+  AbiEntry map;
+  map.kind = AbiEntry::Kind::TensorMap;
+  map.dims = {1, 0};
+  ViewBinding one;
+  one.dtype = DType::F16;
+  one.sizes = {1, 65};
+  one.strides = {65, 1};
+  EXPECT_EQ(tensorMapByteStrides(map, one), std::vector<uint64_t>{144});
+  ViewBinding rows = one;
+  rows.sizes = {77, 64};
+  rows.strides = {64, 1};
+  EXPECT_EQ(tensorMapByteStrides(map, rows), std::vector<uint64_t>{128});
+  // Rank 4 (fmha's [B, H, S, D] read as D, S, H, B) with H = 1: the head
+  // stride becomes S * D * 2 bytes, the batch stride stays.
+  map.dims = {3, 2, 1, 0};
+  ViewBinding heads;
+  heads.dtype = DType::F16;
+  heads.sizes = {2, 1, 100, 64};
+  heads.strides = {7000, 3, 64, 1};
+  EXPECT_EQ(tensorMapByteStrides(map, heads),
+            (std::vector<uint64_t>{128, 12800, 14000}));
+}
+
 TEST(Launch, PtxParams) {
   PtxInfo info;
   std::string error;

@@ -82,6 +82,14 @@ private:
   std::vector<void *> ptrs;
 };
 
+/// The byte strides cuTensorMapEncodeTiled takes for tensor map `map` of
+/// the bound view (one per map dimension after the first). A dimension of
+/// size 1 is only ever read at index 0, so its stride is free (contract C2
+/// exempts it from the alignment rule) while the driver wants a multiple of
+/// 16: it gets the byte span of the dimensions inside it, rounded up to 16.
+std::vector<uint64_t> tensorMapByteStrides(const AbiEntry &map,
+                                           const ViewBinding &view);
+
 /// Fills the 128 bytes of a tensor map from the bound view (the GPU
 /// backend calls cuTensorMapEncodeTiled); false with `error` on failure.
 using TensorMapEncoder = std::function<bool(

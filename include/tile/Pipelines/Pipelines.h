@@ -187,10 +187,10 @@ public:
       llvm::cl::init("off")};
   Opt<std::string> tma{
       *this, ReadBySource | ReadByLowering, "tma",
-      llvm::cl::desc("The producer's pipelined tiles through TMA: off (the "
-                     "default until every launcher builds tensor maps), on, "
-                     "auto (the kernel's hint, else when it qualifies)"),
-      llvm::cl::init("off")};
+      llvm::cl::desc("The producer's pipelined tiles through TMA: auto (the "
+                     "default: the kernel's hint, else when it qualifies), "
+                     "on, off"),
+      llvm::cl::init("auto")};
   Opt<bool> pinWaits{
       *this, ReadBySource | ReadByLowering, "pin-waits",
       llvm::cl::desc("Keep a wgmma wait after the work meant to overlap its "

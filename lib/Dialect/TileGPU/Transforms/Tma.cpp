@@ -9,7 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LayoutRules.h"
 #include "tile/Dialect/TileGPU/IR/Layouts.h"
+
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
@@ -49,12 +51,24 @@ struct MapKey {
   }
 };
 
+/// The view argument's `tile.name`, else "argN".
+std::string viewName(func::FuncOp func, unsigned argNumber) {
+  auto name = func.getArgAttrOfType<StringAttr>(
+      argNumber, tile::TileDialect::getArgNameAttrName());
+  return name ? name.str() : "arg" + std::to_string(argNumber);
+}
+
 std::string whyNot(AsyncCopyOp copy, func::FuncOp func, MapKey &key) {
   auto arg = dyn_cast<BlockArgument>(copy.getView());
   if (!arg || arg.getOwner() != &func.getBody().front())
     return "a copied view is not a kernel argument";
   if (copy.getPredicate())
     return "a copy has a predicate";
+  // A tensor map needs a 16-byte aligned base and row strides (contract C2).
+  if (int64_t align = getViewAlign(copy.getView()); align < 16)
+    return "view '" + viewName(func, arg.getArgNumber()) +
+           "' is compiled for align " + std::to_string(align) +
+           " (view-align); a tensor map needs 16 (or compile with --tma=off)";
   SharedBufferType buffer = copy.getBuffer().getType();
   auto layout = dyn_cast<SharedLayoutAttr>(buffer.getLayout());
   if (!layout || layout.getChunk() != kPiece || layout.getMaxPhase() != 8 ||
@@ -108,7 +122,8 @@ struct TileGPUTmaPass : public tilegpu::impl::TileGPUTmaBase<TileGPUTmaPass> {
     WarpSpecializeOp ws;
     func.walk([&](WarpSpecializeOp op) { ws = op; });
     if (!ws)
-      return skip("the kernel has no producer warpgroup (warp-specialize)");
+      return skip("the kernel has no producer warpgroup (warp-specialize; or "
+                  "compile with --tma=off)");
 
     Block &producer = ws.getProducer().front();
     SmallVector<ProducerCopy> copies;
@@ -143,10 +158,7 @@ struct TileGPUTmaPass : public tilegpu::impl::TileGPUTmaBase<TileGPUTmaPass> {
       for (auto &[k, v] : maps)
         if (k == key)
           return v;
-      auto viewName = func.getArgAttrOfType<StringAttr>(
-          key.viewArg, tile::TileDialect::getArgNameAttrName());
-      std::string view =
-          viewName ? viewName.str() : "arg" + std::to_string(key.viewArg);
+      std::string view = viewName(func, key.viewArg);
       int count = llvm::count_if(
           maps, [&](auto &m) { return m.first.viewArg == key.viewArg; });
       NamedAttrList argAttrs;

@@ -14,7 +14,7 @@
 
 // OFF-NOT: tilegpu.tma_copy
 // OFF-NOT: tensor_map
-// ERRWS: error: cannot use TMA: the kernel has no producer warpgroup (warp-specialize)
+// ERRWS: error: cannot use TMA: the kernel has no producer warpgroup (warp-specialize; or compile with --tma=off)
 // ERRCHIP: error: cannot use TMA: TMA needs sm_90 or newer, got 'sm_80'
 
 // CHECK-LABEL: func.func @attention
