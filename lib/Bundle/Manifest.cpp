@@ -355,7 +355,9 @@ bool readAbiEntry(const Json &j, const std::string &path, AbiEntry &e,
                   "expected \"view\", \"scalar\" or \"tensor_map\", got " +
                       describe(*j.find("kind")));
   }
-  if (!dtype.empty() && !parseDType(dtype, e.dtype))
+  // Views and scalars require a dtype: an empty one was taken as f32 (the
+  // default of AbiEntry; fuzzer, seed 20261203). Tensor maps have none.
+  if (e.kind != AbiEntry::Kind::TensorMap && !parseDType(dtype, e.dtype))
     return r.fail(r.at("dtype"),
                   "expected f16, bf16, f32 or i32, got \"" + dtype + "\"");
   return r.noOthers();

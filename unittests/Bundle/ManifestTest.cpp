@@ -104,6 +104,13 @@ TEST(Manifest, FieldErrors) {
             "manifest.json: abi[0].extra: unknown field");
   EXPECT_EQ(errorAfter([](Json &j) { j["abi"][3]["dtype"] = "f16"; }),
             "manifest.json: abi[3].dtype: a scalar is f32 or i32, not f16");
+  // An empty dtype was taken as f32 (found by the fuzzer).
+  EXPECT_EQ(errorAfter([](Json &j) { j["abi"][0]["dtype"] = ""; }),
+            "manifest.json: abi[0].dtype: expected f16, bf16, f32 or i32, "
+            "got \"\"");
+  EXPECT_EQ(errorAfter([](Json &j) { j["abi"][3]["dtype"] = ""; }),
+            "manifest.json: abi[3].dtype: expected f16, bf16, f32 or i32, "
+            "got \"\"");
   EXPECT_EQ(errorAfter([](Json &j) { j["abi"][2]["name"] = "Q"; }),
             "manifest.json: abi[2].name: duplicate argument name \"Q\"");
   EXPECT_EQ(errorAfter([](Json &j) { j.erase("shared_bytes"); }),
