@@ -194,7 +194,9 @@ OPTIONS = {
         "--emit": ("choice", ["tile", "tilegpu", "nvvm", "ptx"]),
     },
     "tile-exec": {
-        "--grid": ("int", 0, 2**20),
+        # tile-exec takes each size up to 2^31 - 1 (its work limit bounds
+        # what runs).
+        "--grid": ("int", 0, 2**31 - 1),
         "--num-threads": ("llvm-int", 0, 1024),
         "--max-work": ("int-values", 0, 2**63 - 1, WORK_LIMITS),
     },

@@ -78,7 +78,10 @@ static llvm::cl::opt<std::string>
 static llvm::cl::list<std::string>
     argSpecs("arg", llvm::cl::desc("Kernel argument (see the file header)"));
 static llvm::cl::opt<std::string>
-    gridSpec("grid", llvm::cl::desc("Blocks X[,Y[,Z]]"), llvm::cl::init("1"));
+    gridSpec("grid",
+             llvm::cl::desc("Blocks X[,Y[,Z]], each 0 to 2^31 - 1 (--max-work "
+                            "bounds what runs)"),
+             llvm::cl::init("1"));
 static llvm::cl::opt<unsigned>
     numThreads("num-threads",
                llvm::cl::desc("Worker threads (0: all cores; at most 1024)"),

@@ -56,6 +56,10 @@ LogicalResult lowerLoad(tile::LoadOp load) {
   SmallVector<Value> offsets =
       elementOffsets(b, loc, load.getIndices(), type.getShape(), order);
   SmallVector<int64_t> tileDims = nonUnitDims(type.getShape());
+  // A tile of one element keeps its last dimension: layouts need rank 1 or
+  // more (a [1, 1] load squeezed to rank 0 crashed the layout assignment).
+  if (tileDims.empty() && rank > 0)
+    tileDims.push_back(rank - 1);
   SmallVector<int64_t> viewDims, squeezed;
   for (int64_t t : tileDims) {
     viewDims.push_back(order[t]);

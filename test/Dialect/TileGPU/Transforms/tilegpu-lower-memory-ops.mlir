@@ -160,3 +160,16 @@ func.func @no_unit_dims(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %a: te
   %d = tile.mma %a, %b, %z : tensor<16x16xf16>, tensor<16x8xf16>, tensor<16x8xf32>
   return %d : tensor<16x8xf32>
 }
+
+// -----
+
+// A one-element tile keeps its last dimension (rank 0 has no layout: the
+// softmax with ROWS=1,BLOCK_N=1 crashed the layout assignment; fuzz seed
+// 20261205).
+// CHECK-LABEL: func.func @one_element
+// CHECK: %[[L:.*]] = tilegpu.load %{{.*}} dims [1] : <?x?xf16> -> tensor<1xf16>
+// CHECK: tile.reshape %[[L]] shape [1, 1] : tensor<1xf16> -> tensor<1x1xf16>
+func.func @one_element(%A: !tile.view<?x?xf16>, %i: i32) -> tensor<1x1xf16> {
+  %t = tile.load %A[%i, %i] shape [1, 1] : !tile.view<?x?xf16> -> tensor<1x1xf16>
+  return %t : tensor<1x1xf16>
+}
