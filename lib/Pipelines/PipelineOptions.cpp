@@ -57,6 +57,22 @@ LogicalResult PipelineOptions::verify(
   if (maxRegisters < 1)
     return emitError("max-registers must be positive, got " +
                      Twine(maxRegisters.getValue()));
+  // The passes check these too, but a pipeline that stops before them
+  // (--emit=tile, --print-pipeline) took any spelling (fuzzer, seed
+  // 20261207: --shared-layout=PADDED_).
+  auto oneOf = [&](StringRef name, StringRef value,
+                   ArrayRef<StringRef> allowed) -> LogicalResult {
+    if (llvm::is_contained(allowed, value))
+      return success();
+    return emitError(name + " must be one of " + llvm::join(allowed, ", ") +
+                     ", got '" + value + "'");
+  };
+  if (failed(oneOf("sync", sync, {"auto", "barrier", "mbarrier"})) ||
+      failed(oneOf("warp-specialize", warpSpecialize, {"auto", "on", "off"})) ||
+      failed(oneOf("ping-pong", pingPong, {"auto", "on", "off"})) ||
+      failed(oneOf("tma", tma, {"auto", "on", "off"})) ||
+      failed(oneOf("shared-layout", sharedLayout, {"padded", "swizzled"})))
+    return failure();
   return success();
 }
 

@@ -132,8 +132,6 @@ LogicalResult MmaOp::verify() {
 }
 
 LogicalResult MmaWaitOp::verify() {
-  if (getValues().empty())
-    return emitOpError() << "waits for at least one value";
   // getPending() is unsigned; the attribute's signed value is what was
   // written.
   if (getPendingAttr().getInt() < 0)

@@ -18,7 +18,15 @@
 // the empty barrier's phase of the stage's previous use. Ring slots are
 // numbered across the loops that share a ring (slot n: stage n % S, phase
 // n / S), so no copy is issued past a loop's end and no block-wide barrier
-// remains in the loop.
+// remains in the loop. A loop whose one wgmma accumulates from shared
+// memory into loop state keeps it in flight: iteration k's wait leaves
+// iteration k's mma pending (it completes iteration k - 1's, whose slots
+// it releases), so the tensor cores never drain between iterations; a wait
+// after the loop completes the last. A pipelined loop may sit in an outer loop
+// (a persistent kernel's loop over output tiles) when its trip count does not
+// change from one outer iteration to the next: outer iteration i starts at
+// slot base + i * trips, so a producer warpgroup can run ahead into the
+// next tile's copies while the consumers finish this one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -292,7 +300,9 @@ LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
   // An earlier loop's prefetches past its end still zero-fill the ring
   // stages (a copy of 0 bytes writes 16 zero bytes) and may be in flight:
   // drain them before this prologue writes the same stages.
-  if (reusesRings)
+  // So may this loop's own prefetches in the previous iteration of an
+  // enclosing loop.
+  if (reusesRings || loop->getParentOfType<scf::ForOp>())
     AsyncWaitOp::create(b, loc, 0);
   BarrierOp::create(b, loc);
   for (int s = 0; s < stages - 1; ++s) {
@@ -375,6 +385,83 @@ static Operation *lastRead(Block *body, Value current) {
   return last;
 }
 
+/// The wait of a wgmma accumulation that can stay in flight across
+/// iterations: the body's only asynchronous mma reads shared memory only
+/// and accumulates into an iteration argument, and its wait returns the
+/// mma's result to the yield only. Else null.
+static MmaWaitOp carriedAccumulation(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  MmaOp mma;
+  MmaWaitOp wait;
+  for (Operation &op : *body) {
+    if (auto m = dyn_cast<MmaOp>(op)) {
+      if (mma)
+        return MmaWaitOp();
+      mma = m;
+    } else if (auto w = dyn_cast<MmaWaitOp>(op)) {
+      if (wait)
+        return MmaWaitOp();
+      wait = w;
+    }
+  }
+  if (!mma || !wait || !mma.getAsync() ||
+      !isa<SharedBufferType>(mma.getA().getType()) ||
+      !isa<SharedBufferType>(mma.getB().getType()))
+    return MmaWaitOp();
+  auto acc = dyn_cast<BlockArgument>(mma.getAcc());
+  if (!acc || acc.getOwner() != body || acc == loop.getInductionVar() ||
+      !acc.hasOneUse())
+    return MmaWaitOp();
+  if (wait.getValues().size() != 1 || wait.getValues()[0] != mma.getResult() ||
+      !mma.getResult().hasOneUse() || !wait.getResult(0).hasOneUse())
+    return MmaWaitOp();
+  OpOperand &use = *wait.getResult(0).getUses().begin();
+  if (use.getOwner() != body->getTerminator() ||
+      use.getOperandNumber() + 1 != acc.getArgNumber())
+    return MmaWaitOp();
+  return wait;
+}
+
+/// Keeps the accumulation of `wait`'s mma in flight from one iteration to
+/// the next (the wgmma of iteration k + 1 continues in the registers of
+/// iteration k's): the wait in the body leaves one group pending, the
+/// loop yields the mma's result, and a wait after the loop completes it;
+/// then the last slot of each ring in `releases` (ring, slot base) is
+/// released.
+template <typename StageOf>
+static void carryAccumulation(OpBuilder &b, scf::ForOp loop, MmaWaitOp wait,
+                              Value trips,
+                              ArrayRef<std::pair<RingSync *, Value>> releases,
+                              StageOf stageOf) {
+  Location loc = wait.getLoc();
+  Value inFlight = wait.getValues()[0];
+  unsigned index = wait.getResult(0).getUses().begin()->getOperandNumber();
+  b.setInsertionPoint(wait);
+  MmaWaitOp::create(b, loc, TypeRange(), ValueRange(), b.getI32IntegerAttr(1),
+                    wait.getPinAttr());
+  wait.getResult(0).replaceAllUsesWith(inFlight);
+  wait.erase();
+
+  b.setInsertionPointAfter(loop);
+  Value result = loop.getResult(index);
+  auto done = MmaWaitOp::create(b, loc, result.getType(), result,
+                                b.getI32IntegerAttr(0), UnitAttr());
+  result.replaceUsesWithIf(done.getResult(0), [&](OpOperand &use) {
+    return use.getOwner() != done.getOperation();
+  });
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  Value ran =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, trips, zero);
+  auto ifOp = scf::IfOp::create(b, loc, ran, /*else=*/false);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+  for (auto [sync, base] : releases) {
+    Value last = arith::SubIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, base, trips), one);
+    MbarrierArriveOp::create(b, loc, sync->empty, stageOf(last));
+  }
+}
+
 LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
                                               SmallVector<StagedCopy> copies,
                                               SmallVector<Value> loopRings,
@@ -433,6 +520,44 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
     MbarrierArriveCopiesOp::create(b, loc, sync->full, stage);
   };
 
+  // The slots this loop uses: its trip count, max(0, ceil((ub - lb) / step)).
+  auto tripCount = [&](Value lower, Value upper, Value by) {
+    Type type = lower.getType();
+    Value span = arith::SubIOp::create(b, loc, upper, lower);
+    Value trips = arith::CeilDivSIOp::create(b, loc, span, by);
+    Value zero = arith::ConstantOp::create(b, loc, IntegerAttr::get(type, 0));
+    return toI32(arith::MaxSIOp::create(b, loc, trips, zero));
+  };
+  // In an outer loop (checked by the caller: the only pipelined loop there,
+  // its bounds defined outside): outer iteration i uses the slots from
+  // base + i * trips, and the loops after the outer one continue from
+  // base + (outer trips) * trips.
+  SmallVector<Value> bases;
+  Value trips;
+  if (auto outer = dyn_cast<scf::ForOp>(loop->getParentOp())) {
+    b.setInsertionPoint(outer);
+    trips = tripCount(lb, ub, step);
+    Value outerTrips = tripCount(outer.getLowerBound(), outer.getUpperBound(),
+                                 outer.getStep());
+    Value used = arith::MulIOp::create(b, loc, outerTrips, trips);
+    b.setInsertionPointToStart(outer.getBody());
+    Value i = toI32(arith::DivSIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, outer.getInductionVar(),
+                              outer.getLowerBound()),
+        outer.getStep()));
+    Value before = arith::MulIOp::create(b, loc, i, trips);
+    for (RingSync *sync : syncs) {
+      bases.push_back(arith::AddIOp::create(b, loc, sync->slotBase, before));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(outer);
+      sync->slotBase = arith::AddIOp::create(b, loc, sync->slotBase, used);
+    }
+  } else {
+    for (RingSync *sync : syncs)
+      bases.push_back(sync->slotBase);
+  }
+
   // Prologue: the first S - 1 iterations that exist.
   b.setInsertionPoint(loop);
   for (int s = 0; s < stages - 1; ++s) {
@@ -440,18 +565,18 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
     Value iv = arith::AddIOp::create(b, loc, lb, offset);
     Value inRange =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
-    for (auto [c, ring, sync] : llvm::zip(copies, loopRings, syncs)) {
-      Value n = arith::AddIOp::create(b, loc, sync->slotBase, c32(s));
+    for (auto [c, ring, sync, base] :
+         llvm::zip(copies, loopRings, syncs, bases)) {
+      Value n = arith::AddIOp::create(b, loc, base, c32(s));
       issue(c, ring, sync, iv, n, inRange);
     }
   }
-  // The slots this loop uses: its trip count, max(0, ceil((ub - lb) / step)).
-  Value span = arith::SubIOp::create(b, loc, ub, lb);
-  Value trips = arith::CeilDivSIOp::create(b, loc, span, step);
-  trips = toI32(arith::MaxSIOp::create(b, loc, trips, constant(0)));
-  SmallVector<Value> bases;
-  for (RingSync *sync : syncs)
-    bases.push_back(sync->slotBase);
+  if (!trips)
+    trips = tripCount(lb, ub, step);
+
+  // An accumulation the mma of the next iteration may continue in flight.
+  MmaWaitOp carried = wgmma ? carriedAccumulation(loop) : MmaWaitOp();
+  SmallVector<std::pair<RingSync *, Value>> carriedReleases;
 
   // Body: iteration k reads slot base + k and copies iteration k + S - 1.
   b.setInsertionPointToStart(loop.getBody());
@@ -485,13 +610,30 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
       return loop.emitError() << "tilegpu-pipeline: a staged buffer is never "
                                  "read in its loop";
     b.setInsertionPointAfter(last);
-    MbarrierArriveOp::create(b, loc, sync->empty, stage);
+    if (carried && last == carried.getOperation()) {
+      // Carried accumulation: this iteration's wait completes the previous
+      // iteration's mma, so it releases the previous slot; the last slot is
+      // released after the loop.
+      Value notFirst =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, n, base);
+      auto ifOp = scf::IfOp::create(b, loc, notFirst, /*else=*/false);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value previous = arith::SubIOp::create(b, loc, n, c32(1));
+      MbarrierArriveOp::create(b, loc, sync->empty, stageOf(previous));
+      carriedReleases.push_back({sync, base});
+    } else {
+      MbarrierArriveOp::create(b, loc, sync->empty, stage);
+    }
     c.erase();
   }
+  if (carried)
+    carryAccumulation(b, loop, carried, trips, carriedReleases, stageOf);
   // The loops after this one continue the numbering.
-  b.setInsertionPoint(loop);
-  for (RingSync *sync : syncs)
-    sync->slotBase = arith::AddIOp::create(b, loc, sync->slotBase, trips);
+  if (!isa<scf::ForOp>(loop->getParentOp())) {
+    b.setInsertionPoint(loop);
+    for (RingSync *sync : syncs)
+      sync->slotBase = arith::AddIOp::create(b, loc, sync->slotBase, trips);
+  }
   pipelinedLoops.push_back(loop);
   return success();
 }
@@ -637,6 +779,40 @@ LogicalResult Pipeliner::run() {
   return success();
 }
 
+/// True when the slots of every ring can be numbered statically (see
+/// runOnOperation).
+bool slotsCanBeNumbered(func::FuncOp func) {
+  Block *top = &func.getBody().front();
+  DenseMap<Operation *, scf::ForOp> copyLoopOf; // outer loop -> its copy loop
+  WalkResult result = func.walk([&](AsyncCopyOp copy) {
+    auto loop = copy->getParentOfType<scf::ForOp>();
+    if (!loop || loop->getBlock() == top)
+      return WalkResult::advance();
+    auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
+    if (!outer || outer->getBlock() != top)
+      return WalkResult::interrupt();
+    for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      if (!outer.isDefinedOutsideOfLoop(v))
+        return WalkResult::interrupt();
+    scf::ForOp &seen = copyLoopOf[outer];
+    if (seen && seen != loop)
+      return WalkResult::interrupt();
+    seen = loop;
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return false;
+  // An outer loop with copies of its own would be pipelined too.
+  for (auto &entry : copyLoopOf) {
+    bool own = false;
+    for (Operation &op : *cast<scf::ForOp>(entry.first).getBody())
+      own |= isa<AsyncCopyOp>(op);
+    if (own)
+      return false;
+  }
+  return true;
+}
+
 struct TileGPUPipelinePass
     : public tilegpu::impl::TileGPUPipelineBase<TileGPUPipelinePass> {
   using TileGPUPipelineBase::TileGPUPipelineBase;
@@ -663,13 +839,11 @@ struct TileGPUPipelinePass
     }
     bool mbarriers = sync == "mbarrier" || (sync == "auto" && hopper);
     // Slots are numbered in program order across the loops that share a
-    // ring: every pipelined loop must run at the kernel's top level.
+    // ring: every pipelined loop must run at the kernel's top level, or be
+    // the one loop with copies in a top-level loop and run the same number
+    // of times in each of its iterations. Else block-wide barriers.
     if (mbarriers)
-      func.walk([&](AsyncCopyOp copy) {
-        auto loop = copy->getParentOfType<scf::ForOp>();
-        if (loop && loop->getBlock() != &func.getBody().front())
-          mbarriers = false;
-      });
+      mbarriers = slotsCanBeNumbered(func);
     if (failed(Pipeliner(func, stages, maxSharedBytes, mbarriers).run()))
       signalPassFailure();
   }

@@ -247,11 +247,27 @@ struct TileGPUWarpSpecializePass
 
     int32_t consumerThreads = consumerWarps * 32;
     int32_t producerThreads = kProducerWarps * 32;
-    // The consumers get what the producer leaves, in multiples of 8, up to
-    // 240 (FlashAttention-3's split).
-    int32_t consumerRegs = static_cast<int32_t>(
-        std::min<int64_t>(240, (65536 / 32 - kProducerWarps * producerRegs) /
-                                   consumerWarps / 8 * 8));
+    // setmaxnreg moves registers inside the block's allocation, which the
+    // occupancy hint fixes: ptxas caps every thread at entry to its share
+    // of the register file (65536 / blocks an SM / threads, a multiple of
+    // 8). The consumers get what the producer gives back, in multiples of
+    // 8, up to 240 (FlashAttention-3's split).
+    auto occupancyAttr = func->getAttrOfType<IntegerAttr>("tilegpu.occupancy");
+    int64_t occupancy = occupancyAttr ? occupancyAttr.getInt() : 1;
+    if (occupancy < 1)
+      occupancy = 1;
+    int64_t entryRegs =
+        std::min<int64_t>(255, 65536 / occupancy /
+                                   (consumerThreads + producerThreads)) /
+        8 * 8;
+    int64_t poolRegs = entryRegs * (consumerThreads + producerThreads);
+    if (producerRegs > entryRegs)
+      return skip("the producer's " + Twine(static_cast<int>(producerRegs)) +
+                  " registers are more than the " + Twine(entryRegs) +
+                  " a thread has at occupancy " + Twine(occupancy));
+    int32_t consumerRegs = static_cast<int32_t>(std::min<int64_t>(
+        240, (poolRegs - int64_t(producerThreads) * producerRegs) /
+                 consumerThreads / 8 * 8));
     if (consumerRegs < 24)
       return skip("no registers are left for the consumers");
 
@@ -319,8 +335,9 @@ struct TileGPUWarpSpecializePass
     Builder builder(ctx);
     func->setAttr("tilegpu.num_warps",
                   builder.getI32IntegerAttr(consumerWarps + kProducerWarps));
-    // setmaxnreg needs a register cap at entry: one block per SM.
-    func->setAttr("tilegpu.occupancy", builder.getI32IntegerAttr(1));
+    // setmaxnreg needs a register cap at entry: the occupancy gives it.
+    func->setAttr("tilegpu.occupancy",
+                  builder.getI32IntegerAttr(static_cast<int32_t>(occupancy)));
   }
 };
 

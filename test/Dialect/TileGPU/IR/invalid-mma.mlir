@@ -105,13 +105,6 @@ func.func @async_mma_sync(%a: !tilegpu.smem<64x64xf16, #pad>, %acc: tensor<64x64
 
 // -----
 
-func.func @mma_wait_nothing() {
-  // expected-error @+1 {{waits for at least one value}}
-  "tilegpu.mma_wait"() <{pending = 0 : i32}> : () -> ()
-  return
-}
-
-// -----
 
 #mma3 = #tilegpu.mma<version = 3, warps = [4, 1]>
 func.func @mma_wait_negative(%acc: tensor<64x128xf32, #mma3>) {

@@ -177,7 +177,10 @@ def TileGPU_MmaWaitOp : TileGPU_Op<"mma_wait",
     issued before it (in this block) are still running (wgmma.wait_group:
     groups complete in issue order), then returns `values` unchanged. The
     operands are the in-flight results it makes readable and the register
-    operands of those mmas, which must stay intact until here.
+    operands of those mmas, which must stay intact until here. A wait
+    without operands only orders completion: after it the shared memory
+    that the completed mmas read may be reused (tilegpu-pipeline keeps an
+    accumulation in flight across loop iterations this way).
 
     With `pin`, the wait also stays after every instruction before it: ptxas
     otherwise moves a `wgmma.wait_group` up over independent work (to fill
@@ -189,13 +192,14 @@ def TileGPU_MmaWaitOp : TileGPU_Op<"mma_wait",
     ```mlir
     %s2, %p2 = tilegpu.mma_wait %s, %p {pending = 1} : tensor<128x128xf32, #mma>, tensor<128x128xf16, #mma>
     %o2 = tilegpu.mma_wait %o {pending = 0, pin} : tensor<128x128xf32, #mma>
+    tilegpu.mma_wait {pending = 1}
     ```
   }];
   let arguments = (ins Variadic<TileGPU_Tensor>:$values, I32Attr:$pending,
                        UnitAttr:$pin);
   let results = (outs Variadic<TileGPU_Tensor>:$results);
   let assemblyFormat = [{
-    $values attr-dict `:` type($values)
+    $values attr-dict (`:` type($values)^)?
   }];
   let hasVerifier = 1;
 }
