@@ -9,6 +9,7 @@
 #         ladder : the cuTile post's optimization ladder, one bundle a step
 #         hopper : the Hopper steps of docs/perf.md, one bundle a step
 #                  (B=4 H=32 D=128 fp16, 128x128 tiles, 2 stages)
+#         dtypes: fmha bf16 D=128 and fp16 D=64 (the perf set's best configurations)
 #         kernels: gemm, softmax and layernorm (kernels/*.mlir): the variants
 #                  bench/check_kernels.py checks and bench_kernels.py times
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build).
@@ -130,6 +131,25 @@ perf)
     # registers and does not.
     variant "sync-m128n48-w4-o1-$c" "TILE_M=128,TILE_N=48,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=false" \
       --num-warps=4 --mma-version=2 --ptxas-O=1 --tile-pipeline=$O3
+  done
+  ;;
+dtypes)
+  # The other two shapes of issue 10's bar, bf16 D=128 and fp16 D=64, with
+  # the fastest fp16 D=128 configurations of the perf set.
+  for causal in true false; do
+    c=$([ $causal = true ] && echo c || echo n)
+    for dd in "bf16-d128:DTYPE=bf16,HEAD_DIM=128" "f16-d64:DTYPE=f16,HEAD_DIM=64"; do
+      n=${dd%%:*}
+      common="${dd#*:},CAUSAL=$causal,EVEN_K=true"
+      variant "$n-wg-m128n128-w8-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --tile-pipeline=$O3
+      variant "$n-wg-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 --tile-pipeline=$O3
+      variant "$n-ws-m128n128-w8-s3-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=3 --tile-pipeline=$O3
+      variant "$n-wsov-m128n128-w8-s2-r24-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+        --producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
+      variant "$n-wg-m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --tile-pipeline=$O3
+      variant "$n-ov-m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 \
+        "--tile-pipeline=tile-O3{overlap-mma=true}"
+    done
   done
   ;;
 ladder)

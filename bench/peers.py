@@ -21,7 +21,10 @@ from triton.testing import do_bench
 B, H, D = int(os.environ.get("B", 4)), int(os.environ.get("H", 32)), int(os.environ.get("D", 128))
 HKV = int(os.environ.get("HKV", H))  # KV heads; HKV < H is grouped-query attention
 SEQS = [int(s) for s in os.environ.get("SEQS", "1024,2048,4096,8192,16384").split(",")]
-DT = {"fp16": torch.float16, "bf16": torch.bfloat16}[os.environ.get("DTYPE", "fp16")]
+# "f16" is bench_kernels.py's spelling (it imports this module with the same
+# environment): DTYPE=f16 raised KeyError here.
+DT = {"fp16": torch.float16, "f16": torch.float16,
+      "bf16": torch.bfloat16}[os.environ.get("DTYPE", "fp16")]
 PROVIDERS = [p for p in os.environ.get("PROVIDERS", "").split(",") if p]
 WARMUP_MS = int(os.environ.get("WARMUP_MS", 50))
 REP_MS = int(os.environ.get("REP_MS", 200))
