@@ -50,19 +50,34 @@ int64_t mlir::tilegpu::getLaunchHint(Operation *kernel, StringRef name,
   return value;
 }
 
-FailureOr<SwitchChoice> mlir::tilegpu::resolveSwitchMode(Operation *func,
-                                                         StringRef mode,
-                                                         StringRef hint,
-                                                         StringRef chip) {
+FailureOr<SwitchGate> SwitchGate::resolve(Operation *func, StringRef mode,
+                                          StringRef hint, StringRef chip,
+                                          StringRef action,
+                                          std::function<void()> fail) {
   if (mode != "auto" && mode != "on" && mode != "off")
     return func->emitError()
            << "mode must be auto, on or off, got '" << mode << "'";
   int64_t value = getLaunchHint(func, hint, chip, -1);
+  SwitchChoice choice = SwitchChoice::Auto;
   if (mode == "off" || (mode == "auto" && value == 0))
-    return SwitchChoice::Off;
-  if (mode == "on" || value > 0)
-    return SwitchChoice::Forced;
-  return SwitchChoice::Auto;
+    choice = SwitchChoice::Off;
+  else if (mode == "on" || value > 0)
+    choice = SwitchChoice::Forced;
+  return SwitchGate(func, choice, action, std::move(fail));
+}
+
+void SwitchGate::skip(const Twine &why) const {
+  if (!isForced())
+    return;
+  func->emitError() << "cannot " << action << ": " << why;
+  fail();
+}
+
+void SwitchGate::skipAt(Operation *at, const Twine &why) const {
+  if (!isForced())
+    return;
+  at->emitOpError() << "cannot " << action << ": " << why;
+  fail();
 }
 
 std::string mlir::tilegpu::getUnsupportedChipReason(StringRef chip) {

@@ -7,7 +7,11 @@
 //    has, ptxas spends minutes spilling (a 256x256 f32 tile on one warp is
 //    2048 registers per thread), so such a kernel is refused;
 //  - the launch hints: blocks per SM (occupancy) times threads, times shared
-//    memory, and the blocks themselves, against the chip's SM.
+//    memory, and the blocks themselves, against the chip's SM;
+//  - the instructions: Hopper ops (mbarrier waits, TMA, async-proxy fences,
+//    wgmma, setmaxnreg) on an older chip, which the NVPTX backend rejects
+//    with "LLVM ERROR: Cannot select" (fuzzer, seed 20261208: a
+//    tilegpu.fence_async_shared spliced into a kernel built for sm_80).
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,9 +128,43 @@ struct TileGPUCheckResourcesPass
     auto warpsAttr = func->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
     if (!warpsAttr)
       return;
-    if (failed(checkRegisters(func, warpsAttr.getInt())) ||
+    if (failed(checkInstructions(func)) ||
+        failed(checkRegisters(func, warpsAttr.getInt())) ||
         failed(checkLaunch(func, warpsAttr.getInt())))
       signalPassFailure();
+  }
+
+  /// The chip each op needs: "sm_90" (sm_90 and newer) or "sm_90a" (that
+  /// chip only: wgmma, setmaxnreg); "" for any supported chip.
+  static StringRef neededChip(Operation *op) {
+    if (auto mma = dyn_cast<MmaOp>(op)) {
+      auto layout =
+          dyn_cast<MmaLayoutAttr>(mma.getAcc().getType().getEncoding());
+      return layout && layout.getVersion() == 3 ? "sm_90a" : "";
+    }
+    if (isa<MmaWaitOp, WarpSpecializeOp>(op))
+      return "sm_90a";
+    if (isa<MbarrierWaitOp, MbarrierExpectTxOp, TmaCopyOp, FenceAsyncSharedOp>(
+            op))
+      return "sm_90";
+    return "";
+  }
+
+  LogicalResult checkInstructions(func::FuncOp func) {
+    StringRef target = chip;
+    bool hopper = target.starts_with("sm_") && target.size() >= 5 &&
+                  std::atoi(target.data() + 3) >= 90;
+    WalkResult result = func.walk([&](Operation *op) {
+      StringRef needed = neededChip(op);
+      if (needed.empty() || (needed == "sm_90" && hopper) ||
+          (needed == "sm_90a" && target == "sm_90a"))
+        return WalkResult::advance();
+      op->emitError() << "'" << op->getName() << "' needs chip "
+                      << (needed == "sm_90" ? "sm_90 or newer" : "sm_90a")
+                      << ", got '" << target << "'";
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
   }
 
   LogicalResult checkRegisters(func::FuncOp func, int64_t warps) {

@@ -83,32 +83,26 @@ struct TileGPUPingPongPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    FailureOr<SwitchChoice> choice =
-        resolveSwitchMode(func, mode, "ping_pong", chip);
-    if (failed(choice))
+    FailureOr<SwitchGate> gate =
+        SwitchGate::resolve(func, mode, "ping_pong", chip, "ping-pong",
+                            [&] { signalPassFailure(); });
+    if (failed(gate))
       return signalPassFailure();
-    if (*choice == SwitchChoice::Off)
+    if (gate->isOff())
       return;
-    bool forced = *choice == SwitchChoice::Forced;
-    auto skip = [&](Operation *at, const Twine &why) {
-      if (!forced)
-        return;
-      at->emitOpError() << "cannot ping-pong: " << why;
-      signalPassFailure();
-    };
 
     SmallVector<WarpSpecializeOp> regions;
     func.walk([&](WarpSpecializeOp ws) { regions.push_back(ws); });
     if (regions.empty())
-      return skip(func, "the kernel is not warp-specialized");
+      return gate->skipAt(func, "the kernel is not warp-specialized");
     for (WarpSpecializeOp ws : regions) {
       int32_t groups = ws.getConsumerWarps() / 4;
       if (groups < 2) {
-        skip(ws, "it has one consumer warpgroup");
+        gate->skipAt(ws, "it has one consumer warpgroup");
         continue;
       }
       if (kFirstBarrier + groups > 16) {
-        skip(ws, "too many consumer warpgroups for the named barriers");
+        gate->skipAt(ws, "too many consumer warpgroups for the named barriers");
         continue;
       }
       Block &consumers = ws.getConsumers().front();
@@ -124,11 +118,11 @@ struct TileGPUPingPongPass
           reason = why;
       });
       if (!reason.empty()) {
-        skip(ws, reason);
+        gate->skipAt(ws, reason);
         continue;
       }
       if (loops.empty()) {
-        skip(ws, "no consumer loop issues asynchronous wgmma");
+        gate->skipAt(ws, "no consumer loop issues asynchronous wgmma");
         continue;
       }
 

@@ -104,26 +104,21 @@ struct TileGPUTmaPass : public tilegpu::impl::TileGPUTmaBase<TileGPUTmaPass> {
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    FailureOr<SwitchChoice> choice = resolveSwitchMode(func, mode, "tma", chip);
-    if (failed(choice))
+    FailureOr<SwitchGate> gate = SwitchGate::resolve(
+        func, mode, "tma", chip, "use TMA", [&] { signalPassFailure(); });
+    if (failed(gate))
       return signalPassFailure();
-    if (*choice == SwitchChoice::Off)
+    if (gate->isOff())
       return;
-    bool forced = *choice == SwitchChoice::Forced;
-    auto skip = [&](const Twine &why) {
-      if (!forced)
-        return;
-      func.emitError() << "cannot use TMA: " << why;
-      signalPassFailure();
-    };
     if (!StringRef(chip).starts_with("sm_9") &&
         !StringRef(chip).starts_with("sm_1"))
-      return skip("TMA needs sm_90 or newer, got '" + chip + "'");
+      return gate->skip("TMA needs sm_90 or newer, got '" + chip + "'");
     WarpSpecializeOp ws;
     func.walk([&](WarpSpecializeOp op) { ws = op; });
     if (!ws)
-      return skip("the kernel has no producer warpgroup (warp-specialize; or "
-                  "compile with --tma=off)");
+      return gate->skip(
+          "the kernel has no producer warpgroup (warp-specialize; or "
+          "compile with --tma=off)");
 
     Block &producer = ws.getProducer().front();
     SmallVector<ProducerCopy> copies;
@@ -139,13 +134,13 @@ struct TileGPUTmaPass : public tilegpu::impl::TileGPUTmaBase<TileGPUTmaPass> {
         reason = "a producer copy is neither a ring copy nor a covered copy";
     });
     if (copies.empty())
-      return skip("the producer has no copies");
+      return gate->skip("the producer has no copies");
     SmallVector<MapKey> keys(copies.size());
     for (auto [i, pc] : llvm::enumerate(copies))
       if (reason.empty())
         reason = whyNot(pc.copy, func, keys[i]);
     if (!reason.empty())
-      return skip(reason);
+      return gate->skip(reason);
 
     MLIRContext *ctx = func.getContext();
     Builder attrs(ctx);

@@ -198,28 +198,22 @@ struct TileGPUWarpSpecializePass
                        << static_cast<int>(producerRegs);
       return signalPassFailure();
     }
-    FailureOr<SwitchChoice> choice =
-        resolveSwitchMode(func, mode, "warp_specialize", chip);
-    if (failed(choice))
+    FailureOr<SwitchGate> gate =
+        SwitchGate::resolve(func, mode, "warp_specialize", chip,
+                            "warp-specialize", [&] { signalPassFailure(); });
+    if (failed(gate))
       return signalPassFailure();
-    if (*choice == SwitchChoice::Off)
+    if (gate->isOff())
       return;
-    bool forced = *choice == SwitchChoice::Forced;
-    auto skip = [&](const Twine &why) {
-      if (!forced)
-        return;
-      func.emitError() << "cannot warp-specialize: " << why;
-      signalPassFailure();
-    };
     auto warps = func->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
     auto version = func->getAttrOfType<IntegerAttr>("tilegpu.mma_version");
     if (chip != "sm_90a")
-      return skip("setmaxnreg needs chip sm_90a, got '" + chip + "'");
+      return gate->skip("setmaxnreg needs chip sm_90a, got '" + chip + "'");
     if (!warps || !version || version.getInt() != 3)
-      return skip("the kernel does not use wgmma");
+      return gate->skip("the kernel does not use wgmma");
     int32_t consumerWarps = static_cast<int32_t>(warps.getInt());
     if (consumerWarps % 4 != 0)
-      return skip("the consumers are not whole warpgroups");
+      return gate->skip("the consumers are not whole warpgroups");
 
     // The split point: after the barrier that publishes the mbarriers.
     Block &entry = func.getBody().front();
@@ -228,7 +222,7 @@ struct TileGPUWarpSpecializePass
       if (isa<MbarrierInitOp>(op))
         lastInit = &op;
     if (!lastInit || !isa_and_nonnull<BarrierOp>(lastInit->getNextNode()))
-      return skip("the kernel has no mbarrier pipeline (sync=mbarrier)");
+      return gate->skip("the kernel has no mbarrier pipeline (sync=mbarrier)");
     Operation *split = lastInit->getNextNode()->getNextNode();
     // Shared buffers are the block's, not a role's: allocations stay
     // before the split (they have no operands).
@@ -241,9 +235,9 @@ struct TileGPUWarpSpecializePass
       }
     Operation *ret = entry.getTerminator();
     if (ret->getNumOperands() != 0)
-      return skip("the kernel returns values");
+      return gate->skip("the kernel returns values");
     if (split == ret)
-      return skip("nothing follows the barrier initialization");
+      return gate->skip("nothing follows the barrier initialization");
 
     int32_t consumerThreads = consumerWarps * 32;
     int32_t producerThreads = kProducerWarps * 32;
@@ -262,14 +256,15 @@ struct TileGPUWarpSpecializePass
         8 * 8;
     int64_t poolRegs = entryRegs * (consumerThreads + producerThreads);
     if (producerRegs > entryRegs)
-      return skip("the producer's " + Twine(static_cast<int>(producerRegs)) +
-                  " registers are more than the " + Twine(entryRegs) +
-                  " a thread has at occupancy " + Twine(occupancy));
+      return gate->skip("the producer's " +
+                        Twine(static_cast<int>(producerRegs)) +
+                        " registers are more than the " + Twine(entryRegs) +
+                        " a thread has at occupancy " + Twine(occupancy));
     int32_t consumerRegs = static_cast<int32_t>(std::min<int64_t>(
         240, (poolRegs - int64_t(producerThreads) * producerRegs) /
                  consumerThreads / 8 * 8));
     if (consumerRegs < 24)
-      return skip("no registers are left for the consumers");
+      return gate->skip("no registers are left for the consumers");
 
     OpBuilder b(ret);
     auto ws = WarpSpecializeOp::create(b, func.getLoc(), kProducerWarps,
@@ -293,10 +288,10 @@ struct TileGPUWarpSpecializePass
       entry.getOperations().splice(ws->getIterator(),
                                    consumers->getOperations());
       ws.erase();
-      return skip("no pipelined copies");
+      return gate->skip("no pipelined copies");
     }
     if (failed(pruneProducer(producer, roots, ws))) {
-      if (!forced) {
+      if (!gate->isForced()) {
         // Not applicable: leave the kernel as it was.
         entry.getOperations().splice(ws->getIterator(),
                                      consumers->getOperations());

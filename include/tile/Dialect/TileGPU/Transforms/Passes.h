@@ -11,6 +11,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
+#include <functional>
+
 namespace mlir {
 namespace tilegpu {
 
@@ -31,10 +33,35 @@ int64_t getLaunchHint(Operation *kernel, StringRef name, StringRef chip,
 /// where the kernel qualifies, else skip quietly; `auto` and no hint).
 enum class SwitchChoice { Off, Forced, Auto };
 
-/// Reads `mode` and the launch hint; emits an error on `func` and fails for
-/// a mode other than auto, on or off.
-FailureOr<SwitchChoice> resolveSwitchMode(Operation *func, StringRef mode,
-                                          StringRef hint, StringRef chip);
+/// The choice for one kernel of a pass with such a mode, and how the pass
+/// declines it: `skip(why)` reports "cannot <action>: <why>" on the kernel
+/// (`skipAt`: on an op) and calls `fail`, only when the kernel asked for
+/// the pass; otherwise the pass leaves the kernel as it is, silently.
+class SwitchGate {
+public:
+  /// Reads `mode` and the launch hint `hint`; emits an error on `func` and
+  /// fails for a mode other than auto, on or off.
+  static FailureOr<SwitchGate> resolve(Operation *func, StringRef mode,
+                                       StringRef hint, StringRef chip,
+                                       StringRef action,
+                                       std::function<void()> fail);
+
+  bool isOff() const { return choice == SwitchChoice::Off; }
+  bool isForced() const { return choice == SwitchChoice::Forced; }
+  void skip(const Twine &why) const;
+  void skipAt(Operation *at, const Twine &why) const;
+
+private:
+  SwitchGate(Operation *func, SwitchChoice choice, StringRef action,
+             std::function<void()> fail)
+      : func(func), choice(choice), action(action.str()),
+        fail(std::move(fail)) {}
+
+  Operation *func;
+  SwitchChoice choice;
+  std::string action;
+  std::function<void()> fail;
+};
 
 /// Succeeds for the chips the GPU lowering supports (mma.sync and cp.async
 /// need sm_80 or newer; PTX features are set for sm_90a only among the
