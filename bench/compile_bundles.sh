@@ -192,18 +192,25 @@ kernels)
   variant "gemm-bf16-n256-pp" "BLOCK_N=256,IN_DTYPE=bf16,OUT_DTYPE=bf16" --ping-pong=on
   # Persistent (MAX_BLOCKS = the H200's 132 SMs): a block walks output tiles
   # in grouped order and its producer loads the next tile during this one's
-  # epilogue; the fastest at 4096^3-8192^3 and on skinny shapes (128x128
-  # with 4 stages), docs/perf.md. The -p4 variant (4 blocks) makes every
-  # block walk several tiles at small sizes: the sanitizers' case.
+  # epilogue; C is stored through shared memory (the kernel's
+  # coalesce_stores hint). The fastest at 4096^3-8192^3 and, with 128x128
+  # tiles and 4 stages, on skinny shapes (docs/perf.md). -nc: the stores
+  # straight from the accumulators, 4 stages. The -p4 variant (4 blocks)
+  # makes every block walk several tiles at small sizes: the sanitizers'
+  # case.
   variant "gemm-f16-n256-p" "BLOCK_N=256,MAX_BLOCKS=132"
   variant "gemm-bf16-n256-p" "BLOCK_N=256,MAX_BLOCKS=132,IN_DTYPE=bf16,OUT_DTYPE=bf16"
-  variant "gemm-f16-m256-p-s4" "BLOCK_M=256,MAX_BLOCKS=132" --stages=4
-  variant "gemm-bf16-m256-p-s4" "BLOCK_M=256,MAX_BLOCKS=132,IN_DTYPE=bf16,OUT_DTYPE=bf16" --stages=4
+  variant "gemm-f16-m256-p" "BLOCK_M=256,MAX_BLOCKS=132"
+  variant "gemm-bf16-m256-p" "BLOCK_M=256,MAX_BLOCKS=132,IN_DTYPE=bf16,OUT_DTYPE=bf16"
+  variant "gemm-f16-m256-p-s4-nc" "BLOCK_M=256,MAX_BLOCKS=132" --stages=4 --coalesce-stores=off
+  variant "gemm-bf16-m256-p-s4-nc" "BLOCK_M=256,MAX_BLOCKS=132,IN_DTYPE=bf16,OUT_DTYPE=bf16" --stages=4 --coalesce-stores=off
   variant "gemm-f16-p-s4" "MAX_BLOCKS=132" --stages=4
   variant "gemm-bf16-p-s4" "MAX_BLOCKS=132,IN_DTYPE=bf16,OUT_DTYPE=bf16" --stages=4
   variant "gemm-f16-n256-p4" "BLOCK_N=256,MAX_BLOCKS=4,GROUP_M=3"
   # The producer's copies through cp.async instead of TMA, for comparison.
-  variant "gemm-f16-n256-cpasync" "BLOCK_N=256" --tma=off
+  # (Its producer spills 108 bytes at 40 registers since the loop over
+  # tiles; a comparison variant only.)
+  variant "gemm-f16-n256-cpasync" "BLOCK_N=256" --tma=off --coalesce-stores=off
   variant "gemm-f16-bias-relu" "HAS_BIAS=true,ACTIVATION=1"
   variant "gemm-bf16-tb-gelu-f32" "TRANS_B=true,ACTIVATION=2,IN_DTYPE=bf16,OUT_DTYPE=f32,HAS_BIAS=true"
   CHIP=sm_80 variant "gemm-f16-sm80" ""

@@ -12,9 +12,9 @@
 // the default MAX_BLOCKS every block has one tile; with MAX_BLOCKS = the
 // number of SMs the grid is persistent: a block walks several tiles, and a
 // producer warpgroup issues the next tile's copies while the consumers
-// finish this one's epilogue. M, N and K need not be multiples of the tiles: loads past the
-// edges read zeros, which add nothing to the dot products, and stores past
-// the edges are dropped. The `latency` hints on the two loads let the
+// finish this one's epilogue. M, N and K need not be multiples of the
+// tiles: loads past the edges read zeros, which add nothing to the dot
+// products, and stores past the edges are dropped. The `latency` hints on the two loads let the
 // software pipeliner issue the copies of the next K steps while the tensor
 // cores work on this one (latency 4: three shared-memory stages, 96 KB with
 // the default tiles).
@@ -34,8 +34,12 @@
 // fed by a producer warpgroup whose copies are TMA tensor copies (the sm_90
 // hints ask for both and fail loudly where the compiler cannot give them;
 // TMA measured 17-20% faster than cp.async at 4096^3-8192^3, docs/perf.md).
+// The third sm_90 hint stores C through shared memory in 16-byte accesses
+// instead of the accumulator layout's 4-byte ones (the stores took 9-12%
+// of the time at 4096^3; one pipeline stage fewer pays for the space).
 // On Ampere the same tile runs as 8 warps of mma.sync. One block per SM on
-// both. The fastest tiles on the H200 are 256x128 or 128x256 (12 warps).
+// both. The fastest tiles on the H200 are 128x256 (12 warps) with
+// MAX_BLOCKS = 132.
 //
 // Arguments: A, B, C, Bias (named as above) and the f32 scalar `scale`.
 
@@ -53,7 +57,8 @@ func.func @gemm(
                                  "!TRANS_B || (B.0 == C.1 && B.1 == A.1)",
                                  "TRANS_B || (B.0 == A.1 && B.1 == C.1)",
                                  "!HAS_BIAS || Bias.0 == C.1"],
-                     hints = {sm_90 = {warp_specialize = 1 : i32, tma = 1 : i32}}},
+                     hints = {sm_90 = {warp_specialize = 1 : i32, tma = 1 : i32,
+                                       coalesce_stores = 1 : i32}}},
       tile.params = {BLOCK_M = 128 : i32, BLOCK_N = 128 : i32, BLOCK_K = 64 : i32,
                      GROUP_M = 8 : i32, MAX_BLOCKS = 2147483647 : i32,
                      TRANS_B = false, HAS_BIAS = false, ACTIVATION = 0 : i32,
@@ -79,8 +84,8 @@ func.func @gemm(
   %first = tile.block_id x
   %blocks = tile.num_blocks x
   scf.for %tile = %first to %tiles step %blocks : i32 {
-    // Tile `tile` in grouped order: group g holds rows of tiles g * GROUP_M ..
-    // (fewer in the last group), numbered down each column.
+    // Tile `tile` in grouped order: group g holds the rows of tiles from
+    // g * GROUP_M (fewer in the last group), numbered down each column.
     %group = arith.divsi %tile, %group_tiles : i32
     %group_first = arith.muli %group, %group_m : i32
     %group_left = arith.subi %tiles_m, %group_first : i32

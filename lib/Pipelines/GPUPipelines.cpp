@@ -78,6 +78,7 @@ static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
   layoutOptions.chip = options.chip;
   layoutOptions.sharedLayout = options.sharedLayout;
   layoutOptions.mmaVersion = options.mmaVersion;
+  layoutOptions.coalesceStores = options.coalesceStores;
   func.addPass(tilegpu::createTileGPUAssignLayouts(layoutOptions));
   func.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   func.addPass(createCanonicalizerPass());

@@ -71,6 +71,7 @@ LogicalResult PipelineOptions::verify(
       failed(oneOf("warp-specialize", warpSpecialize, {"auto", "on", "off"})) ||
       failed(oneOf("ping-pong", pingPong, {"auto", "on", "off"})) ||
       failed(oneOf("tma", tma, {"auto", "on", "off"})) ||
+      failed(oneOf("coalesce-stores", coalesceStores, {"auto", "on", "off"})) ||
       failed(oneOf("shared-layout", sharedLayout, {"padded", "swizzled"})))
     return failure();
   return success();

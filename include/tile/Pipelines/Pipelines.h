@@ -201,6 +201,12 @@ public:
       *this, ReadBySource | ReadByLowering, "shared-layout",
       llvm::cl::desc("Shared tiles of mma operands: padded or swizzled"),
       llvm::cl::init("padded")};
+  Opt<std::string> coalesceStores{
+      *this, ReadBySource | ReadByLowering, "coalesce-stores",
+      llvm::cl::desc("Accumulator tiles stored through shared memory in "
+                     "16-byte accesses: auto (the kernel's hint, else off), "
+                     "on, off"),
+      llvm::cl::init("auto")};
   Opt<unsigned> mmaVersion{
       *this, ReadBySource | ReadByLowering, "mma-version",
       llvm::cl::desc("Tensor-core instruction: 2 (mma.sync), 3 (wgmma, "

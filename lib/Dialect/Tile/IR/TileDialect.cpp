@@ -178,7 +178,7 @@ Operation *mlir::tile::getEnclosingKernel(Operation *op) {
 
 namespace {
 /// Checks a dictionary of launch hints: num_warps, occupancy,
-/// warp_specialize, ping_pong and tma.
+/// warp_specialize, ping_pong, tma and coalesce_stores.
 LogicalResult verifyLaunchHints(Operation *op, DictionaryAttr hints,
                                 StringRef where,
                                 ArrayRef<StringRef> extraKeys) {
@@ -201,9 +201,10 @@ LogicalResult verifyLaunchHints(Operation *op, DictionaryAttr hints,
     }
     // A producer warpgroup for the pipelined copies (tilegpu-warp-
     // specialize), consumer warpgroups taking turns (tilegpu-ping-pong),
-    // TMA loads (tilegpu-tma):
-    // 1 forces it, 0 disables it.
-    if (key == "warp_specialize" || key == "ping_pong" || key == "tma") {
+    // TMA loads (tilegpu-tma), accumulators stored in 16-byte accesses
+    // (tilegpu-assign-layouts): 1 forces it, 0 disables it.
+    if (key == "warp_specialize" || key == "ping_pong" || key == "tma" ||
+        key == "coalesce_stores") {
       auto value = dyn_cast<IntegerAttr>(entry.getValue());
       if (!value || (value.getInt() != 0 && value.getInt() != 1))
         return op->emitOpError()

@@ -11,6 +11,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -86,8 +88,14 @@ static ParseResult parseFillValue(OpAsmParser &parser, Attribute &value) {
     return success();
   }
   double floatValue;
+  SMLoc at = parser.getCurrentLocation();
   if (parser.parseFloat(floatValue))
     return failure();
+  // A literal beyond the doubles parses as infinity: say so rather than
+  // fill with it (fuzzer, seed 20261208: 3.4e+3402823669...).
+  if (!std::isfinite(floatValue))
+    return parser.emitError(at) << "the number is out of range (write inf or "
+                                   "-inf for infinity)";
   value = b.getF64FloatAttr(negative ? -floatValue : floatValue);
   return success();
 }
@@ -186,15 +194,41 @@ LogicalResult FullOp::verify() {
       return emitOpError() << "an i1 tile is filled with true or false";
     return success();
   }
-  if (isa<IntegerType>(element)) {
+  if (auto intType = dyn_cast<IntegerType>(element)) {
     if (!isa<IntegerAttr>(value) || isa<BoolAttr>(value))
       return emitOpError() << "an integer tile is filled with an integer";
+    // Signed or unsigned, the value must fit the bits (no truncation).
+    int64_t v = cast<IntegerAttr>(value).getInt();
+    unsigned bits = intType.getWidth();
+    if (bits < 64 &&
+        (v < -(int64_t(1) << (bits - 1)) || v >= (int64_t(1) << bits)))
+      return emitOpError() << "the value " << v << " does not fit in "
+                           << element;
     return success();
   }
   if (isFloatLikeElementType(element)) {
     if (isa<BoolAttr>(value) || !isa<FloatAttr, IntegerAttr>(value))
       return emitOpError() << "a float tile is filled with a number, inf or "
                               "nan";
+    // A finite number that rounds to infinity in the element type.
+    if (auto floatType = dyn_cast<FloatType>(element)) {
+      APFloat v(floatType.getFloatSemantics());
+      bool finite = true;
+      if (auto f = dyn_cast<FloatAttr>(value)) {
+        finite = f.getValue().isFinite();
+        v = f.getValue();
+        bool lost;
+        v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &lost);
+      } else {
+        v.convertFromAPInt(cast<IntegerAttr>(value).getValue(),
+                           /*IsSigned=*/true, APFloat::rmNearestTiesToEven);
+      }
+      if (finite && v.isInfinity())
+        return emitOpError() << "the value does not fit in " << element
+                             << " (it rounds to infinity; write inf for "
+                                "infinity)";
+    }
     return success();
   }
   return emitOpError() << "cannot fill a tile of " << element;

@@ -163,11 +163,12 @@ ArrayRef<int64_t> shapeOf(Value v) {
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(func::FuncOp func, int numWarps, bool padded, unsigned version)
+  LayoutAssigner(func::FuncOp func, int numWarps, bool padded, unsigned version,
+                 bool coalesceStores)
       : func(func), numWarps(numWarps),
         mmaLayout(MmaLayoutAttr::get(func.getContext(), version,
                                      {static_cast<unsigned>(numWarps), 1u})),
-        stager(func, mmaLayout, padded) {}
+        stager(func, mmaLayout, padded), coalesceStores(coalesceStores) {}
 
   LogicalResult run();
 
@@ -176,6 +177,9 @@ private:
   int numWarps;
   MmaLayoutAttr mmaLayout;
   MmaOperandStager stager;
+  /// Accumulator-layout tiles are stored through shared memory in the
+  /// coalesced layout (coalesce-stores).
+  bool coalesceStores;
   DenseMap<Value, Attribute> layouts;
   SmallVector<Value> worklist;
 
@@ -362,11 +366,16 @@ LogicalResult LayoutAssigner::materializeOp(Operation *op) {
   }
   if (auto store = dyn_cast<StoreOp>(op)) {
     // A layout that stores one element per thread along the view's
-    // contiguous dimension is converted to the coalesced one.
+    // contiguous dimension is converted to the coalesced one; so is the
+    // accumulator layout (two elements, 4 or 8 bytes, an access) with
+    // coalesce-stores into a view aligned for 16-byte accesses: through
+    // shared memory, 16-byte accesses after.
     auto type = cast<RankedTensorType>(store.getValue().getType());
     int contiguous = getContiguousTileDim(store);
-    if (!isGoodAccessLayout(layouts.lookup(store.getValue()), type.getShape(),
-                            contiguous))
+    Attribute layout = layouts.lookup(store.getValue());
+    if (!isGoodAccessLayout(layout, type.getShape(), contiguous) ||
+        (coalesceStores && isa_and_nonnull<MmaLayoutAttr>(layout) &&
+         getViewAlign(store.getView()) >= 16))
       require(store.getValueMutable(),
               getAccessLayout(store.getView(), type, contiguous, numWarps));
     return success();
@@ -643,7 +652,15 @@ struct TileGPUAssignLayoutsPass
         version = 2;
       }
     }
-    if (failed(LayoutAssigner(func, warps, sharedLayout == "padded", version)
+    // Off unless asked for (the option, or the kernel's hint): the
+    // conversion needs shared memory for the whole tile.
+    FailureOr<SwitchGate> coalesce =
+        SwitchGate::resolve(func, coalesceStores, "coalesce_stores", chip,
+                            "coalesce stores", [&] { signalPassFailure(); });
+    if (failed(coalesce))
+      return signalPassFailure();
+    if (failed(LayoutAssigner(func, warps, sharedLayout == "padded", version,
+                              coalesce->isForced())
                    .run()))
       signalPassFailure();
   }

@@ -733,8 +733,14 @@ LogicalResult Pipeliner::run() {
       // Fit the new rings into shared memory with every buffer that stays:
       // buffers staged by any loop of the kernel become (shared) rings, so
       // only the other buffers and the rings made so far count.
+      // Layout conversions through shared memory take scratch after the
+      // buffers (tilegpu-allocate-shared): count the largest.
+      int64_t scratch = 0;
+      func.walk([&](Operation *op) {
+        scratch = std::max(scratch, getScratchBytes(op));
+      });
       auto fits = [&](int s) {
-        int64_t total = 0;
+        int64_t total = scratch;
         DenseSet<Value> staged;
         for (StagedCopy c : copies)
           staged.insert(c.copy.getBuffer());

@@ -88,3 +88,42 @@ func.func @splat_type(%x: f16) {
   %0 = tile.splat %x shape [4] : f16 -> tensor<4xf32>
   return
 }
+
+// -----
+
+// Values that do not fit the element type are refused, not rounded to
+// infinity or truncated (fuzzer, seed 20261208: a literal with a huge
+// exponent filled an f32 tile with inf). FLT_MAX itself, 65504 in f16 and
+// 255 in i8 (unsigned) fit.
+func.func @full_literal_out_of_range() {
+  // expected-error @+1 {{the number is out of range (write inf or -inf for infinity)}}
+  %0 = tile.full 3.40282347e+340282366920938463463374607431768211456 shape [4] : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @full_rounds_to_inf() {
+  %ok = tile.full 3.40282347e+38 shape [4] : tensor<4xf32>
+  %ok16 = tile.full 65504.0 shape [4] : tensor<4xf16>
+  %ok8 = tile.full 255 shape [4] : tensor<4xi8>
+  // expected-error @+1 {{'tile.full' op the value does not fit in 'f16' (it rounds to infinity; write inf for infinity)}}
+  %0 = tile.full 65520.0 shape [4] : tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @full_int_rounds_to_inf() {
+  // expected-error @+1 {{'tile.full' op the value does not fit in 'f16'}}
+  %0 = tile.full 70000 shape [4] : tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @full_int_too_wide() {
+  // expected-error @+1 {{'tile.full' op the value 4294967296 does not fit in 'i32'}}
+  %0 = tile.full 4294967296 shape [4] : tensor<4xi32>
+  return
+}

@@ -121,7 +121,8 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"
     when the registers stay), permutes (a blocked layout permuted) and
     `scf.for`/`scf.if`. A value needed in a layout other than its own (two
     anchors meet, a loop-carried value, a store whose layout walks the view
-    with one element per thread) gets a visible `tilegpu.convert_layout`;
+    with one element per thread, or with `coalesce-stores` an accumulator
+    stored from its mma layout) gets a visible `tilegpu.convert_layout`;
     `tilegpu-remove-layout-conversions` then removes what it can.
 
     A `tile.mma` operand produced by a load becomes a shared-memory tile:
@@ -165,7 +166,11 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"
            "or swizzled (XOR swizzle over whole rows)">,
     Option<"mmaVersion", "mma-version", "unsigned", "0",
            "Tensor-core instruction: 2 (mma.sync), 3 (wgmma, sm_90a), 0 "
-           "(wgmma where the chip has it and every mma fits, else mma.sync)">
+           "(wgmma where the chip has it and every mma fits, else mma.sync)">,
+    Option<"coalesceStores", "coalesce-stores", "std::string", "\"auto\"",
+           "Accumulator tiles stored through shared memory in 16-byte "
+           "accesses: auto (the kernel's coalesce_stores hint, else off), "
+           "on, off">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect"];
