@@ -125,7 +125,7 @@ perf)
       --tma=on --tile-pipeline=$O3
     variant "tmaov-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --tma=on "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
-    # O stored through shared memory in 16-byte accesses (2-8% faster at
+    # O stored through shared memory in 16-byte accesses (2-9% faster at
     # S = 1k-4k, docs/perf.md; where the scratch fits next to the rings).
     variant "wg-m128n128-w8-s2-cs-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --coalesce-stores=on --tile-pipeline=$O3
