@@ -191,6 +191,11 @@ OPTIONS = {
         "--chip": ("choice", ["sm_80", "sm_86", "sm_87", "sm_89", "sm_90",
                               "sm_90a", "sm_100", "sm_120"]),
         "--shared-layout": ("choice", ["padded", "swizzled"]),
+        "--sync": ("choice", ["auto", "barrier", "mbarrier"]),
+        "--warp-specialize": ("choice", ["auto", "on", "off"]),
+        "--ping-pong": ("choice", ["auto", "on", "off"]),
+        "--tma": ("choice", ["auto", "on", "off"]),
+        "--coalesce-stores": ("choice", ["auto", "on", "off"]),
         "--emit": ("choice", ["tile", "tilegpu", "nvvm", "ptx"]),
     },
     "tile-exec": {
