@@ -395,6 +395,27 @@ def mut_shape_nonpositive(text, rng):
     return text[:s] + rng.choice(["0", "-1", "-64", "-2147483648"]) + text[e:]
 
 
+# The verifiers' bounds (include/tile/Dialect/TileGPU/IR/Layouts.h): a
+# register tile of at most 2^20 elements, a shared buffer of at most the
+# largest chip's shared memory.
+MAX_REGISTER_TILE_ELEMENTS = 1 << 20
+MAX_SHARED_BYTES = 232448
+ELEMENT_BYTES = {"i1": 1, "i8": 1, "f16": 2, "bf16": 2, "i16": 2, "f32": 4,
+                 "i32": 4, "f64": 8, "i64": 8}
+
+
+def over_type_limit(type_text, sizes):
+    """True when the type written as `type_text` with dimensions `sizes`
+    exceeds its verifier's bound."""
+    count = 1
+    for d in sizes:
+        count *= int(d)
+    if type_text.startswith("!tilegpu.smem"):
+        element = re.search(r"<[0-9x]+([a-z0-9]+)", type_text).group(1)
+        return count * ELEMENT_BYTES.get(element, 1) > MAX_SHARED_BYTES
+    return count > MAX_REGISTER_TILE_ELEMENTS
+
+
 def mut_huge_tile(text, rng):
     """One dimension of a tile type with a layout, or of a shared buffer,
     made huge everywhere the type is written."""
@@ -406,6 +427,11 @@ def mut_huge_tile(text, rng):
     sizes = [d for d in dims.group(1).split("x") if d]
     i = rng.randrange(len(sizes))
     sizes[i] = rng.choice(HUGE_SIZES + ["65536", "1048576"])
+    # 65536 and 1048576 probe the limits, which a small tile stays within
+    # (a 16x65536 register tile is 2^20 elements, the most the dialect
+    # takes; a 1x65536 f16 buffer is 128 KiB): then a size past them.
+    if not over_type_limit(old, sizes):
+        sizes[i] = rng.choice(HUGE_SIZES)
     new = old[:dims.start(1)] + "x".join(sizes) + "x" + \
         old[dims.start(1) + len(dims.group(1)):]
     return text.replace(old, new)

@@ -85,5 +85,30 @@ class ValueForTest(unittest.TestCase):
             self.assertEqual(invalid, not fuzz.int_in(text, 0, 2**63 - 1))
 
 
+
+class HugeTileTest(unittest.TestCase):
+    """huge-tile reports a silent accept unless the tool refuses: every type
+    it writes must be past the verifiers' bounds (seed 20261210 wrote a
+    16x65536 register tile, 2^20 elements, which the dialect accepts)."""
+
+    def test_limits(self):
+        self.assertFalse(fuzz.over_type_limit("tensor<16x8xf16, #mma>", ["16", "65536"]))
+        self.assertTrue(fuzz.over_type_limit("tensor<16x8xf16, #mma>", ["32", "65536"]))
+        self.assertFalse(fuzz.over_type_limit("!tilegpu.smem<1x8xf16, #s>", ["1", "65536"]))
+        self.assertTrue(fuzz.over_type_limit("!tilegpu.smem<2x8xf32, #s>", ["2", "65536"]))
+
+    def test_mutations_are_invalid(self):
+        import random
+        text = ("func.func @f(%a: tensor<16x8xf16, #mma1>, "
+                "%b: !tilegpu.smem<1x8xf16, #padded>)")
+        rng = random.Random(0)
+        for _ in range(200):
+            out = fuzz.mut_huge_tile(text, rng)
+            for t in fuzz.encoded_types(out):
+                if t not in text:
+                    dims = fuzz.re.search(r"<([0-9x]+)", t).group(1)
+                    sizes = [d for d in dims.split("x") if d]
+                    self.assertTrue(fuzz.over_type_limit(t, sizes), t)
+
 if __name__ == "__main__":
     unittest.main()
