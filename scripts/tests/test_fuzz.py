@@ -110,5 +110,20 @@ class HugeTileTest(unittest.TestCase):
                     sizes = [d for d in dims.split("x") if d]
                     self.assertTrue(fuzz.over_type_limit(t, sizes), t)
 
+
+class HangTest(unittest.TestCase):
+    """A run past the timeout is a hang unless the command turned the
+    work limit off."""
+
+    def test_unbounded_by_request(self):
+        off = fuzz.Case("tile-exec", ["x.mlir", "--max-work=0"], "", False)
+        off2 = fuzz.Case("tile-exec", ["x.mlir", "--max-work", "0"], "", False)
+        on = fuzz.Case("tile-exec", ["x.mlir", "--max-work=1000"], "", False)
+        default = fuzz.Case("tile-exec", ["x.mlir"], "", False)
+        self.assertEqual(fuzz.classify(off, -9, "", True), "fine")
+        self.assertEqual(fuzz.classify(off2, -9, "", True), "fine")
+        self.assertEqual(fuzz.classify(on, -9, "", True), "hang")
+        self.assertEqual(fuzz.classify(default, -9, "", True), "hang")
+
 if __name__ == "__main__":
     unittest.main()
