@@ -230,3 +230,17 @@ func.func @occupancy_hint(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %C: 
   tilegpu.store %d, %C[%c0, %c0] dims [0, 1] : tensor<32x8xf32>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// A constant tile nobody uses gets the default layout (it segfaulted: the
+// per-use copies of constants read past the end of an empty use list;
+// fuzzer, seed 1 of make check).
+// CHECK-LABEL: func.func @unused_constant
+// CHECK: tile.full nan shape [1, 1] : tensor<1x1xf32, #tilegpu.blocked<
+// SWIZZLED-LABEL: func.func @unused_constant
+func.func @unused_constant(%C: !tile.view<?x?xf32>)
+    attributes {tile.kernel = {num_warps = 1 : i32}} {
+  %nan = tile.full nan shape [1, 1] : tensor<1x1xf32>
+  return
+}
