@@ -22,11 +22,14 @@
 // memory into loop state keeps it in flight: iteration k's wait leaves
 // iteration k's mma pending (it completes iteration k - 1's, whose slots
 // it releases), so the tensor cores never drain between iterations; a wait
-// after the loop completes the last. A pipelined loop may sit in an outer loop
-// (a persistent kernel's loop over output tiles) when its trip count does not
-// change from one outer iteration to the next: outer iteration i starts at
-// slot base + i * trips, so a producer warpgroup can run ahead into the
-// next tile's copies while the consumers finish this one.
+// after the loop completes the last. Pipelined loops may sit in an outer loop
+// (a persistent kernel's loop over output tiles), with trip counts that
+// change from one outer iteration to the next: the outer loop carries each
+// ring's next slot as loop state, so a producer warpgroup can run ahead into
+// the next tile's copies while the consumers finish this one. The outer
+// loop's own copies (the next tile's operands that its inner loops read)
+// become one-stage rings: the copy of tile t + 1 waits only for the release
+// of tile t's, after the inner loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +38,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir {
@@ -165,9 +170,22 @@ private:
   SmallVector<Value> ringList;
   DenseSet<Value> stagedAnywhere;
   SmallVector<scf::ForOp> pipelinedLoops;
+  /// A ring's next slot as the state of an outer loop: a placeholder for the
+  /// loop's iteration argument in its body (`inside`) and for its result
+  /// after it (`after`), the slot before the loop and the slot after the
+  /// inner loops seen so far. Made loop state by carryOuterBases.
+  struct OuterBase {
+    scf::ForOp outer;
+    Value init, current;
+    Operation *inside, *after;
+  };
+  SmallVector<OuterBase> outerBases;
+  DenseMap<std::pair<Operation *, Value>, size_t> outerBaseIndex;
+  OuterBase &getOuterBase(scf::ForOp outer, Value ring);
+  void carryOuterBases();
 
   LogicalResult pipelineLoop(scf::ForOp loop, SmallVector<StagedCopy> copies,
-                             int stages);
+                             int stages, ArrayRef<Value> busy);
   Value getRing(OpBuilder &b, Value buffer, int stages,
                 ArrayRef<Value> takenInThisLoop);
   void issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy, Value iv,
@@ -202,6 +220,61 @@ RingSync &Pipeliner::getRingSync(Value ring) {
   lastInit = MbarrierInitOp::create(b, loc, empty, threads);
   Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
   return ringSync[ring] = RingSync{full, empty, zero};
+}
+
+Pipeliner::OuterBase &Pipeliner::getOuterBase(scf::ForOp outer, Value ring) {
+  auto [it, inserted] =
+      outerBaseIndex.try_emplace({outer.getOperation(), ring}, 0);
+  if (!inserted)
+    return outerBases[it->second];
+  RingSync &sync = getRingSync(ring);
+  OpBuilder b(outer);
+  Location loc = outer.getLoc();
+  Type i32 = b.getI32Type();
+  b.setInsertionPointToStart(outer.getBody());
+  auto inside = UnrealizedConversionCastOp::create(b, loc, i32, ValueRange());
+  b.setInsertionPointAfter(outer);
+  auto after = UnrealizedConversionCastOp::create(b, loc, i32, ValueRange());
+  it->second = outerBases.size();
+  outerBases.push_back(
+      OuterBase{outer, sync.slotBase, inside.getResult(0), inside, after});
+  // The loops after the outer one continue from its result.
+  sync.slotBase = after.getResult(0);
+  return outerBases.back();
+}
+
+/// Turns the placeholders of getOuterBase into iteration arguments and
+/// results of their outer loops.
+void Pipeliner::carryOuterBases() {
+  llvm::MapVector<Operation *, SmallVector<OuterBase *>> byLoop;
+  for (OuterBase &base : outerBases)
+    byLoop[base.outer.getOperation()].push_back(&base);
+  IRRewriter rewriter(func.getContext());
+  for (auto &[op, bases] : byLoop) {
+    auto outer = cast<scf::ForOp>(op);
+    SmallVector<Value> inits, yields;
+    for (OuterBase *base : bases) {
+      inits.push_back(base->init);
+      yields.push_back(base->current);
+    }
+    rewriter.setInsertionPoint(outer);
+    auto grown = cast<scf::ForOp>(
+        outer
+            .replaceWithAdditionalYields(
+                rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+                [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+                  return SmallVector<Value>(yields);
+                })
+            ->getOperation());
+    unsigned first = grown.getNumResults() - bases.size();
+    for (auto [i, base] : llvm::enumerate(bases)) {
+      rewriter.replaceOp(base->inside, grown.getRegionIterArg(first + i));
+      rewriter.replaceOp(base->after, grown.getResult(first + i));
+    }
+    for (scf::ForOp &loop : pipelinedLoops)
+      if (loop.getOperation() == op)
+        loop = grown;
+  }
 }
 
 Value Pipeliner::getRing(OpBuilder &b, Value buffer, int stages,
@@ -273,7 +346,7 @@ void Pipeliner::issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy,
 
 LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
                                       SmallVector<StagedCopy> copies,
-                                      int stages) {
+                                      int stages, ArrayRef<Value> busy) {
   Location loc = loop.getLoc();
   Type ivType = loop.getInductionVar().getType();
   OpBuilder b(loop);
@@ -284,9 +357,10 @@ LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
         step = loop.getStep();
 
   size_t ringsBefore = ringList.size();
-  SmallVector<Value> loopRings;
+  SmallVector<Value> loopRings(busy);
   for (StagedCopy c : copies)
     loopRings.push_back(getRing(b, c.copy.getBuffer(), stages, loopRings));
+  loopRings.erase(loopRings.begin(), loopRings.begin() + busy.size());
   bool reusesRings = llvm::any_of(loopRings, [&](Value ring) {
     return llvm::is_contained(ArrayRef<Value>(ringList).take_front(ringsBefore),
                               ring);
@@ -378,9 +452,20 @@ static Operation *lastRead(Block *body, Value current) {
     auto mma = dyn_cast<MmaOp>(user);
     if (!mma || !mma.getAsync())
       continue;
-    for (Operation *resultUser : mma.getResult().getUsers())
-      if (isa<MmaWaitOp>(resultUser))
-        later(ancestorIn(body, resultUser));
+    // The waits of the result, also where a loop carries it in flight (a
+    // wait after the loop completes it).
+    SmallVector<Value> results = {mma.getResult()};
+    while (!results.empty()) {
+      Value result = results.pop_back_val();
+      for (OpOperand &use : result.getUses()) {
+        Operation *resultUser = use.getOwner();
+        if (isa<MmaWaitOp>(resultUser))
+          later(ancestorIn(body, resultUser));
+        else if (isa<scf::YieldOp>(resultUser))
+          if (auto loop = dyn_cast<scf::ForOp>(resultUser->getParentOp()))
+            results.push_back(loop.getResult(use.getOperandNumber()));
+      }
+    }
   }
   return last;
 }
@@ -528,34 +613,21 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
     Value zero = arith::ConstantOp::create(b, loc, IntegerAttr::get(type, 0));
     return toI32(arith::MaxSIOp::create(b, loc, trips, zero));
   };
-  // In an outer loop (checked by the caller: the only pipelined loop there,
-  // its bounds defined outside): outer iteration i uses the slots from
-  // base + i * trips, and the loops after the outer one continue from
-  // base + (outer trips) * trips.
+  // In an outer loop (checked by slotsCanBeNumbered: a top-level loop), the
+  // ring's next slot is the outer loop's state (getOuterBase), advanced by
+  // this loop's trip count in each outer iteration.
   SmallVector<Value> bases;
-  Value trips;
-  if (auto outer = dyn_cast<scf::ForOp>(loop->getParentOp())) {
-    b.setInsertionPoint(outer);
-    trips = tripCount(lb, ub, step);
-    Value outerTrips = tripCount(outer.getLowerBound(), outer.getUpperBound(),
-                                 outer.getStep());
-    Value used = arith::MulIOp::create(b, loc, outerTrips, trips);
-    b.setInsertionPointToStart(outer.getBody());
-    Value i = toI32(arith::DivSIOp::create(
-        b, loc,
-        arith::SubIOp::create(b, loc, outer.getInductionVar(),
-                              outer.getLowerBound()),
-        outer.getStep()));
-    Value before = arith::MulIOp::create(b, loc, i, trips);
-    for (RingSync *sync : syncs) {
-      bases.push_back(arith::AddIOp::create(b, loc, sync->slotBase, before));
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(outer);
-      sync->slotBase = arith::AddIOp::create(b, loc, sync->slotBase, used);
-    }
-  } else {
-    for (RingSync *sync : syncs)
+  Value trips = tripCount(lb, ub, step);
+  auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
+  for (auto [ring, sync] : llvm::zip(loopRings, syncs)) {
+    if (!outer) {
       bases.push_back(sync->slotBase);
+      sync->slotBase = arith::AddIOp::create(b, loc, sync->slotBase, trips);
+      continue;
+    }
+    OuterBase &base = getOuterBase(outer, ring);
+    bases.push_back(base.current);
+    base.current = arith::AddIOp::create(b, loc, base.current, trips);
   }
 
   // Prologue: the first S - 1 iterations that exist.
@@ -571,8 +643,6 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
       issue(c, ring, sync, iv, n, inRange);
     }
   }
-  if (!trips)
-    trips = tripCount(lb, ub, step);
 
   // An accumulation the mma of the next iteration may continue in flight.
   MmaWaitOp carried = wgmma ? carriedAccumulation(loop) : MmaWaitOp();
@@ -593,12 +663,16 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
     b.setInsertionPoint(c.copy);
     Value n = arith::AddIOp::create(b, loc, base, k);
     Value stage = stageOf(n);
+    // One stage: the copy of this iteration itself, issued before its wait.
+    Value nAhead = arith::AddIOp::create(b, loc, n, c32(stages - 1));
+    if (stages == 1)
+      issue(c, ring, sync, aheadIv, nAhead, aheadInRange);
     MbarrierWaitOp::create(b, loc, sync->full, stage, parityOf(n, 0));
     if (wgmma)
       FenceAsyncSharedOp::create(b, loc);
     Value current = stageOfRing(b, loc, ring, stage);
-    Value nAhead = arith::AddIOp::create(b, loc, n, c32(stages - 1));
-    issue(c, ring, sync, aheadIv, nAhead, aheadInRange);
+    if (stages > 1)
+      issue(c, ring, sync, aheadIv, nAhead, aheadInRange);
     Value buffer = c.copy.getBuffer();
     buffer.replaceUsesWithIf(current, [&](OpOperand &use) {
       return loop->isProperAncestor(use.getOwner()) &&
@@ -628,12 +702,6 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
   }
   if (carried)
     carryAccumulation(b, loop, carried, trips, carriedReleases, stageOf);
-  // The loops after this one continue the numbering.
-  if (!isa<scf::ForOp>(loop->getParentOp())) {
-    b.setInsertionPoint(loop);
-    for (RingSync *sync : syncs)
-      sync->slotBase = arith::AddIOp::create(b, loc, sync->slotBase, trips);
-  }
   pipelinedLoops.push_back(loop);
   return success();
 }
@@ -703,6 +771,23 @@ LogicalResult Pipeliner::run() {
           return !offsetsDependOnlyOnIV(loop, c.copy);
         }))
       continue;
+    // A persistent loop (mbarriers, with pipelined loops in it): its own
+    // copies get one stage each, in rings its inner loops do not use.
+    SmallVector<Value> busy;
+    bool persistent =
+        mbarriers && llvm::any_of(pipelinedLoops, [&](scf::ForOp inner) {
+          return inner->getParentOp() == loop.getOperation();
+        });
+    if (persistent) {
+      loop.walk([&](SubviewOp view) {
+        if (llvm::is_contained(ringList, view.getBuffer()) &&
+            !llvm::is_contained(busy, view.getBuffer()))
+          busy.push_back(view.getBuffer());
+      });
+      if (failed(pipelineLoop(loop, copies, 1, busy)))
+        return failure();
+      continue;
+    }
     int stages = stagesOption;
     if (stages <= 0) {
       stages = 1;
@@ -760,10 +845,11 @@ LogicalResult Pipeliner::run() {
       if (stages < 2)
         continue;
     }
-    if (failed(pipelineLoop(loop, copies, stages)))
+    if (failed(pipelineLoop(loop, copies, stages, {})))
       return failure();
   }
   dropWaitsCoveredByLoops();
+  carryOuterBases();
   // The barriers are initialized by one thread; every thread sees them
   // after a block-wide barrier.
   if (lastInit) {
@@ -785,11 +871,11 @@ LogicalResult Pipeliner::run() {
   return success();
 }
 
-/// True when the slots of every ring can be numbered statically (see
-/// runOnOperation).
+/// True when the slots of every ring can be numbered in program order (see
+/// runOnOperation): every loop with copies runs at the kernel's top level or
+/// directly in a top-level loop.
 bool slotsCanBeNumbered(func::FuncOp func) {
   Block *top = &func.getBody().front();
-  DenseMap<Operation *, scf::ForOp> copyLoopOf; // outer loop -> its copy loop
   WalkResult result = func.walk([&](AsyncCopyOp copy) {
     auto loop = copy->getParentOfType<scf::ForOp>();
     if (!loop || loop->getBlock() == top)
@@ -797,26 +883,9 @@ bool slotsCanBeNumbered(func::FuncOp func) {
     auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
     if (!outer || outer->getBlock() != top)
       return WalkResult::interrupt();
-    for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-      if (!outer.isDefinedOutsideOfLoop(v))
-        return WalkResult::interrupt();
-    scf::ForOp &seen = copyLoopOf[outer];
-    if (seen && seen != loop)
-      return WalkResult::interrupt();
-    seen = loop;
     return WalkResult::advance();
   });
-  if (result.wasInterrupted())
-    return false;
-  // An outer loop with copies of its own would be pipelined too.
-  for (auto &entry : copyLoopOf) {
-    bool own = false;
-    for (Operation &op : *cast<scf::ForOp>(entry.first).getBody())
-      own |= isa<AsyncCopyOp>(op);
-    if (own)
-      return false;
-  }
-  return true;
+  return !result.wasInterrupted();
 }
 
 struct TileGPUPipelinePass
@@ -845,9 +914,9 @@ struct TileGPUPipelinePass
     }
     bool mbarriers = sync == "mbarrier" || (sync == "auto" && hopper);
     // Slots are numbered in program order across the loops that share a
-    // ring: every pipelined loop must run at the kernel's top level, or be
-    // the one loop with copies in a top-level loop and run the same number
-    // of times in each of its iterations. Else block-wide barriers.
+    // ring: every pipelined loop must run at the kernel's top level or in a
+    // top-level loop (which carries the numbering). Else block-wide
+    // barriers.
     if (mbarriers)
       mbarriers = slotsCanBeNumbered(func);
     if (failed(Pipeliner(func, stages, maxSharedBytes, mbarriers).run()))

@@ -72,27 +72,45 @@ SmallVector<Operation *> producerRoots(Block *top) {
   return roots.takeVector();
 }
 
-/// Keeps in `top` only `roots` and what they need; loops lose their state.
+/// Keeps in `top` only `roots` and what they need; loops keep only the
+/// state the copies need (a persistent loop's ring slots).
 LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
                             Operation *where) {
   DenseSet<Operation *> needed;
+  DenseSet<std::pair<Operation *, unsigned>> neededState; // (loop, iter arg)
   SmallVector<Operation *> work(roots.begin(), roots.end());
   Region *region = top->getParent();
   std::string whyNot;
-  auto need = [&](Value v) {
+  std::function<void(Value)> need = [&](Value v) {
     if (!region->isAncestor(v.getParentRegion()))
       return; // defined before the split: visible to both roles
+    // Loop state, as an iteration argument or a result: its initial value
+    // and what each iteration yields.
+    auto needState = [&](scf::ForOp loop, unsigned i) {
+      work.push_back(loop);
+      if (!neededState.insert({loop.getOperation(), i}).second)
+        return;
+      need(loop.getInitArgs()[i]);
+      need(loop.getBody()->getTerminator()->getOperand(i));
+    };
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (!loop || arg != loop.getInductionVar()) {
-        whyNot = "a copy depends on loop state";
+      if (!loop) {
+        whyNot = "a copy depends on a block argument";
         return;
       }
-      work.push_back(loop);
+      if (arg == loop.getInductionVar())
+        work.push_back(loop);
+      else
+        needState(loop, arg.getArgNumber() - 1);
       return;
     }
-    if (isa<scf::ForOp, scf::IfOp>(v.getDefiningOp())) {
-      whyNot = "a copy depends on the result of a loop or branch";
+    if (auto loop = v.getDefiningOp<scf::ForOp>()) {
+      needState(loop, cast<OpResult>(v).getResultNumber());
+      return;
+    }
+    if (isa<scf::IfOp>(v.getDefiningOp())) {
+      whyNot = "a copy depends on the result of a branch";
       return;
     }
     work.push_back(v.getDefiningOp());
@@ -149,19 +167,39 @@ LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
   for (Operation *op : llvm::reverse(dead))
     op->erase();
 
-  // Loops without state: rebuilt with the body moved over.
+  // Loops with only the state needed: rebuilt with the body moved over.
   SmallVector<scf::ForOp> loops;
   top->walk([&](scf::ForOp loop) { loops.push_back(loop); });
   for (scf::ForOp loop : loops) { // inner loops first (post-order)
-    if (loop.getNumRegionIterArgs() == 0)
+    SmallVector<unsigned> kept;
+    for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i)
+      if (neededState.contains({loop.getOperation(), i}))
+        kept.push_back(i);
+    if (kept.size() == loop.getNumRegionIterArgs())
       continue;
     OpBuilder b(loop);
-    auto fresh = scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(),
-                                    loop.getUpperBound(), loop.getStep());
+    SmallVector<Value> inits;
+    for (unsigned i : kept)
+      inits.push_back(loop.getInitArgs()[i]);
+    auto fresh =
+        scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(),
+                           loop.getUpperBound(), loop.getStep(), inits);
     Block *from = loop.getBody(), *to = fresh.getBody();
-    from->getTerminator()->erase();
-    to->getOperations().splice(to->begin(), from->getOperations());
+    if (!to->empty())
+      to->getTerminator()->erase(); // the builder's, for a loop without state
+    Operation *yield = from->getTerminator();
+    SmallVector<Value> yielded;
+    for (unsigned i : kept)
+      yielded.push_back(yield->getOperand(i));
+    to->getOperations().splice(to->begin(), from->getOperations(),
+                               from->begin(), yield->getIterator());
+    b.setInsertionPointToEnd(to);
+    scf::YieldOp::create(b, yield->getLoc(), yielded);
     loop.getInductionVar().replaceAllUsesWith(fresh.getInductionVar());
+    for (auto [j, i] : llvm::enumerate(kept)) {
+      loop.getRegionIterArg(i).replaceAllUsesWith(fresh.getRegionIterArg(j));
+      loop.getResult(i).replaceAllUsesWith(fresh.getResult(j));
+    }
     loop->dropAllDefinedValueUses();
     loop.erase();
   }

@@ -1,24 +1,25 @@
-// tilegpu-pipeline with mbarriers on a loop nested in a persistent loop
-// over output tiles: outer iteration i numbers its slots from
-// i * trips (trips = max(0, ceil((ub - lb) / step)) of the inner loop,
-// computed before the outer loop), so the phases continue from one tile
-// to the next and a producer may run ahead into the next tile; the inner
-// loop's one wgmma accumulation stays in flight across its iterations. An
-// inner loop whose bounds change with the outer iteration keeps
-// block-wide barriers, as does one under two levels of loops.
+// tilegpu-pipeline with mbarriers on loops nested in a persistent loop
+// over output tiles: the outer loop carries each ring's next slot as loop
+// state (advanced by the inner loop's trip count, max(0, ceil((ub - lb) /
+// step)), which may change from tile to tile), so the phases continue from
+// one tile to the next and a producer may run ahead into the next tile; the
+// inner loop's one wgmma accumulation stays in flight across its
+// iterations. The outer loop's own copy becomes a one-stage ring, released
+// after the inner loops (and the wait that completes their last mma). A
+// loop under two levels of loops keeps block-wide barriers.
 //
 // RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a" -canonicalize | FileCheck %s --check-prefix=WS
 // RUN: not tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a mode=on producer-regs=136" 2>&1 | FileCheck %s --check-prefix=ERRREGS
 
-// Warp-specialized: the producer walks the same tiles (the outer loop
-// without state) and runs ahead; at occupancy 2 a thread has 128 registers
+// Warp-specialized: the producer walks the same tiles (the outer loop with
+// only the slot numbering as state) and runs ahead; at occupancy 2 a thread has 128 registers
 // at entry (65536 / 2 / 256 threads), the producer gives back 88 of them
 // to the consumers: (128 * 256 - 40 * 128) / 128 = 216.
 // WS-LABEL: func.func @persistent
 // WS-SAME: tilegpu.num_warps = 8 : i32, tilegpu.occupancy = 2 : i32
 // WS: tilegpu.warp_specialize producer(warps = 4, regs = 40) {
-// WS: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// WS: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i32) : i32 {
 // WS-NOT: tilegpu.mma
 // WS: tilegpu.async_copy
 // WS: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
@@ -37,12 +38,9 @@
 // CHECK: %[[AF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "full"} : <3>
 // CHECK: %[[AE:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "empty"} : <3>
 // CHECK: tilegpu.barrier
+// CHECK: %[[LOOP:.*]] = scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[BASE:.*]] = %c0{{.*}}) -> (i32)
 // CHECK: %[[TRIPS:.*]] = arith.maxsi %{{.*}}, %c0
-// CHECK: scf.for %[[T:.*]] = %[[FIRST:[^ ]*]] to %{{.*}} step %[[STEP:[^ ]*]] :
-// CHECK-NEXT: %[[D:.*]] = arith.subi %[[T]], %[[FIRST]]
-// CHECK-NEXT: %[[I:.*]] = arith.divsi %[[D]], %[[STEP]]
-// CHECK-NEXT: %[[BEFORE:.*]] = arith.muli %[[I]], %[[TRIPS]]
-// CHECK-NEXT: %[[BASE:.*]] = arith.addi %c0{{.*}}, %[[BEFORE]]
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[BASE]], %[[TRIPS]]
 // Prologue slots base + 0 and base + 1.
 // CHECK: %[[N0:.*]] = arith.addi %[[BASE]], %c0
 // CHECK-NEXT: scf.if
@@ -77,6 +75,7 @@
 // CHECK: tilegpu.mbarrier_arrive %[[AE]][%[[LST]]]
 // CHECK-NEXT: }
 // CHECK-NEXT: tilegpu.store %[[DONE]]
+// CHECK-NEXT: scf.yield %[[NEXT]] : i32
 // CHECK-NEXT: }
 // CHECK-NEXT: return
 #mma = #tilegpu.mma<version = 3, warps = [4, 1]>
@@ -112,16 +111,18 @@ func.func @persistent(%A: !tile.view<?x?xf16>, %O: !tile.view<?x?xf32>,
 
 // -----
 
-// The inner trip count depends on the tile: block-wide barriers, and the
-// copies of the previous tile drained before the prologue.
+// The inner trip count depends on the tile (here t): the slot numbering
+// advances by it.
 // CHECK-LABEL: func.func @ragged
-// CHECK-NOT: mbarrier
-// CHECK: scf.for
-// CHECK: tilegpu.async_wait 0
-// CHECK-NEXT: tilegpu.barrier
-// CHECK: scf.for
-// CHECK: tilegpu.async_wait 1
-// CHECK-NEXT: tilegpu.barrier
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[BASE:.*]] = %c0{{.*}}) -> (i32)
+// CHECK-NEXT: %[[SPAN:.*]] = arith.subi %[[T]], %c0
+// CHECK-NEXT: %[[CEIL:.*]] = arith.ceildivsi %[[SPAN]], %c1
+// CHECK: %[[TRIPS:.*]] = arith.maxsi %[[CEIL]], %c0
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[BASE]], %[[TRIPS]]
+// CHECK-NOT: tilegpu.barrier
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[T]]
+// CHECK: tilegpu.mbarrier_wait
+// CHECK: scf.yield %[[NEXT]] : i32
 #mma = #tilegpu.mma<version = 3, warps = [4, 1]>
 #wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
 
@@ -146,6 +147,133 @@ func.func @ragged(%A: !tile.view<?x?xf16>, %O: !tile.view<?x?xf32>,
       scf.yield %s1 : tensor<64x64xf32, #mma>
     }
     tilegpu.store %r, %O[%t, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// Two inner loops (a split loop and its tail) share the A ring: the second
+// continues from the slot where the first stopped. The outer loop's own
+// copy (Q, the same tile type as A) gets a one-stage ring of its own,
+// numbered by the outer iteration; it is issued before its full wait and
+// released after the wait that completes the tail's last mma. The producer
+// keeps the slot numbering (the outer loop's i32 state) and drops the
+// accumulators.
+// CHECK-LABEL: func.func @split
+// CHECK: %[[AR:.*]] = tilegpu.alloc : <2x64x64xf16
+// CHECK: %[[QR:.*]] = tilegpu.alloc : <1x64x64xf16
+// CHECK: %[[QF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "full"} : <1>
+// CHECK: %[[QE:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "empty"} : <1>
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[BASE:.*]] = %c0{{.*}}) -> (i32)
+// CHECK: tilegpu.mbarrier_wait %[[QE]]
+// CHECK: %[[QS:.*]] = tilegpu.subview %[[QR]]
+// CHECK: tilegpu.async_copy %{{.*}} dims [0, 1] into %[[QS]]
+// CHECK: tilegpu.mbarrier_arrive_copies %[[QF]]
+// CHECK: tilegpu.mbarrier_wait %[[QF]]
+// CHECK: %[[Q:.*]] = tilegpu.subview %[[QR]]
+// CHECK: %[[MID:.*]] = arith.addi %[[BASE]], %{{.*}}
+// CHECK: %[[R:.*]] = scf.for
+// CHECK: tilegpu.mma %[[Q]]
+// CHECK: %[[R1:.*]] = tilegpu.mma_wait %[[R]] {pending = 0 : i32}
+// CHECK: %[[END:.*]] = arith.addi %[[MID]], %{{.*}}
+// CHECK: %[[R2:.*]] = scf.for %{{.*}} = %[[T]] to %{{.*}} iter_args(%{{.*}} = %[[R1]])
+// CHECK: arith.addi %[[MID]], %{{.*}}
+// CHECK: tilegpu.mma %[[Q]]
+// CHECK: %[[DONE:.*]] = tilegpu.mma_wait %[[R2]] {pending = 0 : i32}
+// CHECK-NEXT: tilegpu.mbarrier_arrive %[[QE]]
+// CHECK: tilegpu.store %[[DONE]]
+// CHECK-NEXT: scf.yield %[[END]] : i32
+// WS-LABEL: func.func @split
+// WS: tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+// WS: scf.for %{{.*}} iter_args(%[[PBASE:.*]] = %{{.*}}) -> (i32) : i32 {
+// WS: tilegpu.async_copy
+// WS: scf.for %{{.*}} : i32 {
+// WS: tilegpu.async_copy
+// WS: scf.for %{{.*}} : i32 {
+// WS: tilegpu.async_copy
+// WS: scf.yield %{{.*}} : i32
+// WS: } consumers(warps = 4, regs = 240) {
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+
+func.func @split(%A: !tile.view<?x?xf16>, %Q: !tile.view<?x?xf16>,
+                 %O: !tile.view<?x?xf32>, %tiles: i32, %nk: i32)
+    attributes {tilegpu.num_warps = 4 : i32, tilegpu.mma_version = 3 : i32} {
+  %ab = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  %qb = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %first = tile.block_id x
+  %blocks = tile.num_blocks x
+  %zero = tile.full 0.0 shape [64, 64] : tensor<64x64xf32, #mma>
+  scf.for %t = %first to %tiles step %blocks : i32 {
+    tilegpu.barrier
+    tilegpu.async_copy %Q[%t, %c0] dims [0, 1] into %qb
+        : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #wg>
+    tilegpu.async_commit
+    tilegpu.async_wait 0
+    tilegpu.barrier
+    %r = scf.for %k = %c0 to %t step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+      tilegpu.barrier
+      tilegpu.async_copy %A[%t, %k] dims [0, 1] into %ab {tilegpu.latency = 2 : i32}
+          : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #wg>
+      tilegpu.async_commit
+      tilegpu.async_wait 0
+      tilegpu.barrier
+      %s = tilegpu.mma %qb, %ab, %acc {async} : !tilegpu.smem<64x64xf16, #wg>,
+          !tilegpu.smem<64x64xf16, #wg>, tensor<64x64xf32, #mma>
+      %s1 = tilegpu.mma_wait %s {pending = 0 : i32} : tensor<64x64xf32, #mma>
+      scf.yield %s1 : tensor<64x64xf32, #mma>
+    }
+    %r2 = scf.for %k = %t to %nk step %c1 iter_args(%acc = %r) -> (tensor<64x64xf32, #mma>) : i32 {
+      tilegpu.barrier
+      tilegpu.async_copy %A[%t, %k] dims [0, 1] into %ab {tilegpu.latency = 2 : i32}
+          : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #wg>
+      tilegpu.async_commit
+      tilegpu.async_wait 0
+      tilegpu.barrier
+      %s = tilegpu.mma %qb, %ab, %acc {async} : !tilegpu.smem<64x64xf16, #wg>,
+          !tilegpu.smem<64x64xf16, #wg>, tensor<64x64xf32, #mma>
+      %s1 = tilegpu.mma_wait %s {pending = 0 : i32} : tensor<64x64xf32, #mma>
+      scf.yield %s1 : tensor<64x64xf32, #mma>
+    }
+    tilegpu.store %r2, %O[%t, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// A copy loop under two levels of loops: block-wide barriers.
+// CHECK-LABEL: func.func @deep
+// CHECK-NOT: mbarrier
+// CHECK: tilegpu.async_wait 0
+// CHECK-NEXT: tilegpu.barrier
+// CHECK: tilegpu.async_wait 0
+// CHECK-NEXT: tilegpu.barrier
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+
+func.func @deep(%A: !tile.view<?x?xf16>, %O: !tile.view<?x?xf16>, %n: i32)
+    attributes {tilegpu.num_warps = 4 : i32, tilegpu.mma_version = 3 : i32} {
+  %ab = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = tile.full 0.0 shape [64, 64] : tensor<64x64xf32, #mma>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    scf.for %t = %c0 to %n step %c1 : i32 {
+      scf.for %k = %c0 to %n step %c1 : i32 {
+        tilegpu.barrier
+        tilegpu.async_copy %A[%t, %k] dims [0, 1] into %ab {tilegpu.latency = 2 : i32}
+            : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #wg>
+        tilegpu.async_commit
+        tilegpu.async_wait 0
+        tilegpu.barrier
+        %s = tilegpu.mma %ab, %ab, %zero : !tilegpu.smem<64x64xf16, #wg>,
+            !tilegpu.smem<64x64xf16, #wg>, tensor<64x64xf32, #mma>
+      }
+    }
   }
   return
 }
