@@ -131,6 +131,18 @@ perf)
       --coalesce-stores=on --tile-pipeline=$O3
     variant "wg-m128n64-w8-cs-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 \
       --coalesce-stores=on --tile-pipeline=$O3
+    # TMA with the stores through shared memory (the best causal bundle at
+    # S = 1k-8k, docs/perf.md), and TMA with pinned overlapped waits.
+    variant "tma-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      --tma=on --coalesce-stores=on --tile-pipeline=$O3
+    variant "tmaovpin-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      --tma=on --pin-waits=true "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
+    # Persistent (kernels/fmha_persistent.mlir, one block an SM walking
+    # tiles): wins at non-causal S = 1k only (docs/perf.md).
+    KERNEL=fmha_persistent variant "p-tma-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
+      --num-warps=8 --stages=2 --producer-regs=56 --tma=on --coalesce-stores=on --tile-pipeline=$O3
+    KERNEL=fmha_persistent variant "p-tmaovpin-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
+      --num-warps=8 --stages=2 --tma=on --pin-waits=true "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
     variant "sync-m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --mma-version=2 \
       --tile-pipeline=$O3
     # The causal one spills 20 bytes at ptxas -O3; -O1 schedules for fewer
