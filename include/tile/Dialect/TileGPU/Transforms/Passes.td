@@ -267,7 +267,9 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::func::FuncOp"> {
     the `stages` option overrides; the total stays within `max-shared-bytes`.
 
     With `sync=mbarrier` (the default on sm_90 and newer, when every
-    pipelined loop is at the kernel's top level) no block-wide barrier is
+    pipelined loop is at the kernel's top level or in a top-level loop,
+    which then carries each ring's next slot as loop state and turns its
+    own copies into one-stage rings) no block-wide barrier is
     left in the loop: each ring gets a full and an empty mbarrier per
     stage. Slot n (numbered across the loops that share the ring) is stage
     `n % S`; a copy into it waits for the empty barrier's parity
