@@ -658,3 +658,16 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   }
   return 0;
 }
+
+int64_t mlir::tilegpu::getMaxScratchBytes(Operation *root,
+                                          SmallVectorImpl<Operation *> *users) {
+  int64_t scratch = 0;
+  root->walk([&](Operation *op) {
+    if (int64_t bytes = getScratchBytes(op)) {
+      scratch = std::max(scratch, bytes);
+      if (users)
+        users->push_back(op);
+    }
+  });
+  return scratch;
+}

@@ -56,14 +56,8 @@ struct TileGPUAllocateSharedPass
       alloc.setOffsetAttr(b.getI64IntegerAttr(offset));
       offset += 8 * alloc.getType().getCount();
     });
-    int64_t scratch = 0;
     SmallVector<Operation *> scratchUsers;
-    func.walk([&](Operation *op) {
-      if (int64_t bytes = getScratchBytes(op)) {
-        scratch = std::max(scratch, bytes);
-        scratchUsers.push_back(op);
-      }
-    });
+    int64_t scratch = getMaxScratchBytes(func, &scratchUsers);
     if (scratch) {
       offset = llvm::alignTo(offset, kSharedAlignment);
       for (Operation *op : scratchUsers)

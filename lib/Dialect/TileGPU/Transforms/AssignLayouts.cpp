@@ -80,6 +80,12 @@ void SwitchGate::skipAt(Operation *at, const Twine &why) const {
   fail();
 }
 
+bool mlir::tilegpu::isHopperOrNewer(StringRef chip) {
+  unsigned version = 0;
+  return chip.consume_front("sm_") && !chip.consumeInteger(10, version) &&
+         version >= 90;
+}
+
 std::string mlir::tilegpu::getUnsupportedChipReason(StringRef chip) {
   // Each of these compiles and assembles (ptxas) with the current lowering.
   static constexpr llvm::StringLiteral kChips[] = {"sm_80",  "sm_86", "sm_87",

@@ -152,8 +152,7 @@ struct TileGPUCheckResourcesPass
 
   LogicalResult checkInstructions(func::FuncOp func) {
     StringRef target = chip;
-    bool hopper = target.starts_with("sm_") && target.size() >= 5 &&
-                  std::atoi(target.data() + 3) >= 90;
+    bool hopper = isHopperOrNewer(target);
     WalkResult result = func.walk([&](Operation *op) {
       StringRef needed = neededChip(op);
       if (needed.empty() || (needed == "sm_90" && hopper) ||

@@ -748,6 +748,7 @@ LogicalResult Pipeliner::run() {
     if (copy->getParentOfType<scf::ForOp>() && matchStagedCopy(copy))
       stagedAnywhere.insert(copy.getBuffer());
   });
+  int64_t scratch = getMaxScratchBytes(func);
   for (scf::ForOp loop : loops) {
     SmallVector<StagedCopy> copies;
     bool ok = true;
@@ -819,11 +820,7 @@ LogicalResult Pipeliner::run() {
       // buffers staged by any loop of the kernel become (shared) rings, so
       // only the other buffers and the rings made so far count.
       // Layout conversions through shared memory take scratch after the
-      // buffers (tilegpu-allocate-shared): count the largest.
-      int64_t scratch = 0;
-      func.walk([&](Operation *op) {
-        scratch = std::max(scratch, getScratchBytes(op));
-      });
+      // buffers (tilegpu-allocate-shared): the largest counts.
       auto fits = [&](int s) {
         int64_t total = scratch;
         DenseSet<Value> staged;
@@ -904,8 +901,7 @@ struct TileGPUPipelinePass
       return signalPassFailure();
     }
     // mbarrier.try_wait needs sm_90; older chips keep block-wide barriers.
-    bool hopper = chip.size() >= 5 && StringRef(chip).starts_with("sm_") &&
-                  std::atoi(chip.c_str() + 3) >= 90;
+    bool hopper = isHopperOrNewer(chip);
     if (sync == "mbarrier" && !hopper) {
       func.emitError() << "sync=mbarrier needs sm_90 or newer "
                           "(mbarrier.try_wait), got chip '"

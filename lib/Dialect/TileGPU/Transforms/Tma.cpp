@@ -110,8 +110,7 @@ struct TileGPUTmaPass : public tilegpu::impl::TileGPUTmaBase<TileGPUTmaPass> {
       return signalPassFailure();
     if (gate->isOff())
       return;
-    if (!StringRef(chip).starts_with("sm_9") &&
-        !StringRef(chip).starts_with("sm_1"))
+    if (!isHopperOrNewer(chip))
       return gate->skip("TMA needs sm_90 or newer, got '" + chip + "'");
     WarpSpecializeOp ws;
     func.walk([&](WarpSpecializeOp op) { ws = op; });

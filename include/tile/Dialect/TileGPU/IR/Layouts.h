@@ -178,6 +178,12 @@ FailureOr<RegisterMove> getRegisterMove(RankedTensorType srcType,
 /// reduction across warps. 0 for anything else.
 int64_t getScratchBytes(Operation *op);
 
+/// The largest getScratchBytes of the ops under `root` (one scratch area
+/// serves them all, one after another); `users` collects the ops that need
+/// some.
+int64_t getMaxScratchBytes(Operation *root,
+                           SmallVectorImpl<Operation *> *users = nullptr);
+
 /// Name of the attribute holding an op's scratch offset (bytes into the
 /// block's dynamic shared memory), set by tilegpu-allocate-shared.
 constexpr llvm::StringLiteral kScratchOffsetAttrName = "tilegpu.scratch_offset";

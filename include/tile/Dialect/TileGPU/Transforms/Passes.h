@@ -72,6 +72,8 @@ LogicalResult verifyTargetChip(StringRef chip,
 /// Why the GPU lowering does not support `chip` (verifyTargetChip's
 /// message), or "" when it does.
 std::string getUnsupportedChipReason(StringRef chip);
+/// True for sm_90 and newer chips (mbarrier waits, TMA, fences).
+bool isHopperOrNewer(StringRef chip);
 
 /// What one SM of a chip holds, for the checks of launch hints
 /// (tilegpu-check-resources). Defaults are sm_80's.
