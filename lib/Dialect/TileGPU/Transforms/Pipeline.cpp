@@ -27,9 +27,11 @@
 // change from one outer iteration to the next: the outer loop carries each
 // ring's next slot as loop state, so a producer warpgroup can run ahead into
 // the next tile's copies while the consumers finish this one. The outer
-// loop's own copies (the next tile's operands that its inner loops read)
-// become one-stage rings: the copy of tile t + 1 waits only for the release
-// of tile t's, after the inner loops.
+// loop's own copies (the tile's operands that its inner loops read) become
+// rings of two stages where shared memory allows: the copies of tile t + 1
+// are issued after tile t's last inner loop and wait for the release of
+// tile t - 1's; else one stage, where the copy of tile t + 1 waits for the
+// release of tile t's, after the inner loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,7 +136,9 @@ bool offsetsDependOnlyOnIV(scf::ForOp loop, AsyncCopyOp copy) {
     Operation *def = v.getDefiningOp();
     if (!loop->isProperAncestor(def))
       continue;
-    if (!isPure(def) || def->getNumRegions() != 0)
+    // Not isPure: a division is not speculatable, but the clones run only
+    // for iterations that exist, with the same loop-invariant divisor.
+    if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
       return false;
     llvm::append_range(pending, def->getOperands());
   }
@@ -184,17 +188,29 @@ private:
   OuterBase &getOuterBase(scf::ForOp outer, Value ring);
   void carryOuterBases();
 
+  /// With `issueAheadAfter` (mbarriers only), the copies S - 1 iterations
+  /// ahead are issued after that op of the body instead of where the copies
+  /// stood.
   LogicalResult pipelineLoop(scf::ForOp loop, SmallVector<StagedCopy> copies,
-                             int stages, ArrayRef<Value> busy);
+                             int stages, ArrayRef<Value> busy,
+                             Operation *issueAheadAfter = nullptr);
   Value getRing(OpBuilder &b, Value buffer, int stages,
                 ArrayRef<Value> takenInThisLoop);
   void issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy, Value iv,
                  Value ring, Value stage, Value inRange, bool commit = true);
   void dropWaitsCoveredByLoops();
+  /// Rings whose slot one copy holds across loops (a persistent loop's own
+  /// copies, a kernel's copy before the loops): no other copy joins them.
+  DenseSet<Value> heldRings;
+  /// The staged copies of `context` (the kernel's top block, or the body of
+  /// the persistent loop `outer`) and of the branches of its scf.if ops
+  /// that are not in a pipelined loop: see the definition.
+  LogicalResult placeSingleCopies(Block *context, scf::ForOp outer);
   RingSync &getRingSync(Value ring);
   LogicalResult pipelineLoopMbarrier(scf::ForOp loop,
                                      SmallVector<StagedCopy> copies,
-                                     SmallVector<Value> loopRings, int stages);
+                                     SmallVector<Value> loopRings, int stages,
+                                     Operation *issueAheadAfter);
 };
 
 RingSync &Pipeliner::getRingSync(Value ring) {
@@ -346,7 +362,8 @@ void Pipeliner::issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy,
 
 LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
                                       SmallVector<StagedCopy> copies,
-                                      int stages, ArrayRef<Value> busy) {
+                                      int stages, ArrayRef<Value> busy,
+                                      Operation *issueAheadAfter) {
   Location loc = loop.getLoc();
   Type ivType = loop.getInductionVar().getType();
   OpBuilder b(loop);
@@ -366,7 +383,8 @@ LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
                               ring);
   });
   if (mbarriers)
-    return pipelineLoopMbarrier(loop, copies, loopRings, stages);
+    return pipelineLoopMbarrier(loop, copies, loopRings, stages,
+                                issueAheadAfter);
 
   // Prologue: the copies of the first S - 1 iterations, after a barrier
   // (an earlier loop may still read the ring).
@@ -550,7 +568,8 @@ static void carryAccumulation(OpBuilder &b, scf::ForOp loop, MmaWaitOp wait,
 LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
                                               SmallVector<StagedCopy> copies,
                                               SmallVector<Value> loopRings,
-                                              int stages) {
+                                              int stages,
+                                              Operation *issueAheadAfter) {
   Location loc = loop.getLoc();
   Type ivType = loop.getInductionVar().getType();
   Type i32 = IntegerType::get(func.getContext(), 32);
@@ -594,7 +613,7 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
   };
   // Copy of iteration `iv` into slot `n`, when `inRange`.
   auto issue = [&](StagedCopy c, Value ring, RingSync *sync, Value iv, Value n,
-                   Value inRange) {
+                   Value inRange) -> Operation * {
     auto ifOp = scf::IfOp::create(b, loc, inRange, /*else=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
@@ -603,6 +622,7 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
     // No cp.async group: the barrier tracks the copies.
     issueCopy(b, loop, c.copy, iv, ring, stage, Value(), /*commit=*/false);
     MbarrierArriveCopiesOp::create(b, loc, sync->full, stage);
+    return ifOp;
   };
 
   // The slots this loop uses: its trip count, max(0, ceil((ub - lb) / step)).
@@ -671,8 +691,14 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
     if (wgmma)
       FenceAsyncSharedOp::create(b, loc);
     Value current = stageOfRing(b, loc, ring, stage);
-    if (stages > 1)
+    if (stages > 1 && !issueAheadAfter)
       issue(c, ring, sync, aheadIv, nAhead, aheadInRange);
+    if (stages > 1 && issueAheadAfter) {
+      // In program order after the copies issued there before.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfter(issueAheadAfter);
+      issueAheadAfter = issue(c, ring, sync, aheadIv, nAhead, aheadInRange);
+    }
     Value buffer = c.copy.getBuffer();
     buffer.replaceUsesWithIf(current, [&](OpOperand &use) {
       return loop->isProperAncestor(use.getOwner()) &&
@@ -740,16 +766,239 @@ void Pipeliner::dropWaitsCoveredByLoops() {
   }
 }
 
+/// The value a ring's slot counter has at `point` of `context`: the chain
+/// of counters ends at `last` (each a sum of the one before and a trip
+/// count, defined in `context` before its loop); the latest defined before
+/// `point`.
+static Value counterAt(Value last, Operation *point, Block *context) {
+  Value v = last;
+  while (auto add = v.getDefiningOp<arith::AddIOp>()) {
+    if (add->getBlock() != context || !point->isBeforeInBlock(add))
+      break;
+    v = add.getLhs();
+  }
+  return v;
+}
+
+/// True when every asynchronous mma of the buffer `view` in `block` is
+/// waited for in `block` (its stage is released there).
+static bool mmasWaitedIn(Block *block, Value view) {
+  for (Operation *user : view.getUsers()) {
+    auto mma = dyn_cast<MmaOp>(user);
+    if (!mma || !mma.getAsync())
+      continue;
+    bool waited = llvm::any_of(mma.getResult().getUsers(), [&](Operation *op) {
+      return isa<MmaWaitOp>(op) && ancestorIn(block, op);
+    });
+    if (!waited)
+      return false;
+  }
+  return true;
+}
+
+/// True when the buffer `copy` fills is read only in the copy's block,
+/// outside loops, with its asynchronous mmas waited for there: its stage
+/// can be released before the loops that follow, so the copy may take a
+/// slot of a ring they share.
+static bool isReadOnlyInItsBlock(AsyncCopyOp copy) {
+  Block *block = copy->getBlock();
+  Value buffer = copy.getBuffer();
+  auto loop = copy->getParentOfType<scf::ForOp>();
+  return llvm::all_of(buffer.getUsers(),
+                      [&](Operation *user) {
+                        return user == copy.getOperation() ||
+                               (ancestorIn(block, user) &&
+                                user->getParentOfType<scf::ForOp>() == loop);
+                      }) &&
+         mmasWaitedIn(block, buffer);
+}
+
+/// A staged copy outside the pipelined loops (fmha's first K tile before
+/// the loop and last V tile after it, peeled by tile-overlap-mma; Q) gets
+/// a slot of a ring with mbarriers, so that a producer warpgroup issues it
+/// ahead like the loops' copies:
+///   - a copy whose buffer is read only in its own block (not in a loop)
+///     takes the next slot of a ring of its tile type, between the slots of
+///     the loops before and after it (in an scf.if branch, the counter
+///     advances when the branch runs);
+///   - else, a copy in the kernel's top block gets a one-stage ring of its
+///     own (its slot is held across the loops that read it).
+/// The readers wait for the slot's full barrier where the copy's wait was,
+/// and release it after their last read.
+LogicalResult Pipeliner::placeSingleCopies(Block *context, scf::ForOp outer) {
+  struct Single {
+    StagedCopy staged;
+    Operation *point; // the op of `context` holding the copy
+  };
+  SmallVector<Single> singles;
+  auto collect = [&](Block &block, Operation *point) {
+    for (Operation &op : block)
+      if (auto copy = dyn_cast<AsyncCopyOp>(op))
+        if (std::optional<StagedCopy> staged = matchStagedCopy(copy);
+            staged && !copy.getPredicate() &&
+            copy.getBuffer().getDefiningOp<AllocOp>())
+          singles.push_back({*staged, point ? point : copy.getOperation()});
+  };
+  collect(*context, nullptr);
+  for (Operation &op : *context)
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      for (Region &region : ifOp->getRegions())
+        for (Block &block : region)
+          collect(block, ifOp);
+  llvm::sort(singles, [](const Single &a, const Single &b) {
+    return a.point != b.point ? a.point->isBeforeInBlock(b.point)
+                              : a.staged.copy->isBeforeInBlock(b.staged.copy);
+  });
+  MLIRContext *ctx = func.getContext();
+  Type i32 = IntegerType::get(ctx, 32);
+  bool wgmma = false;
+  func.walk([&](MmaOp mma) {
+    wgmma |= cast<MmaLayoutAttr>(mma.getAcc().getType().getEncoding())
+                 .getVersion() == 3;
+  });
+  for (Single &single : singles) {
+    AsyncCopyOp copy = single.staged.copy;
+    Block *block = copy->getBlock();
+    Value buffer = copy.getBuffer();
+    auto type = cast<SharedBufferType>(buffer.getType());
+    Value ring;
+    if (isReadOnlyInItsBlock(copy)) {
+      for (Value r : ringList) {
+        auto ringType = cast<SharedBufferType>(r.getType());
+        if (!heldRings.contains(r) &&
+            ringType.getTileShape() == type.getShape() &&
+            ringType.getElementType() == type.getElementType() &&
+            ringType.getLayout() == type.getLayout()) {
+          ring = r;
+          break;
+        }
+      }
+    }
+    if (!ring) {
+      // A ring of its own: only for a copy of the kernel's top block (a
+      // persistent loop's own copies are that loop's to pipeline).
+      if (outer || block != context)
+        continue;
+      OpBuilder b(ctx);
+      b.setInsertionPointAfterValue(buffer);
+      SmallVector<int64_t> shape = {1};
+      llvm::append_range(shape, type.getShape());
+      ring = AllocOp::create(b, buffer.getLoc(),
+                             SharedBufferType::get(ctx, shape,
+                                                   type.getElementType(),
+                                                   type.getLayout()),
+                             IntegerAttr());
+      ringList.push_back(ring);
+      heldRings.insert(ring);
+    }
+    RingSync &sync = getRingSync(ring);
+    Value last = outer ? getOuterBase(outer, ring).current : sync.slotBase;
+    Operation *point = single.point;
+    Location loc = copy.getLoc();
+    OpBuilder b(point);
+    auto c32 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, i32, v);
+    };
+    // The slot: the counter before `point`; after it, one more (when the
+    // branch holding the copy runs).
+    Value n = counterAt(last, point, context);
+    Value taken = c32(1);
+    if (auto ifOp = dyn_cast<scf::IfOp>(point)) {
+      bool inThen = block == ifOp.thenBlock();
+      taken = arith::SelectOp::create(b, loc, ifOp.getCondition(),
+                                      inThen ? c32(1) : c32(0),
+                                      inThen ? c32(0) : c32(1));
+    }
+    Value next = arith::AddIOp::create(b, loc, n, taken);
+    n.replaceUsesWithIf(next, [&](OpOperand &use) {
+      Operation *at = ancestorIn(context, use.getOwner());
+      return at && point->isBeforeInBlock(at);
+    });
+    if (last == n) {
+      if (outer)
+        getOuterBase(outer, ring).current = next;
+      else
+        sync.slotBase = next;
+    }
+    // Issue (after the release of the slot's previous use), then wait.
+    int64_t stages = cast<SharedBufferType>(ring.getType()).getNumStages();
+    b.setInsertionPoint(copy);
+    Value stage = arith::RemUIOp::create(b, loc, n, c32(stages));
+    Value phase = arith::DivUIOp::create(b, loc, n, c32(stages));
+    Value fullParity = arith::AndIOp::create(b, loc, phase, c32(1));
+    Value emptyParity = arith::AndIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, phase, c32(1)), c32(1));
+    // In a branch of its own, as the loops' copies: warp specialization
+    // gives the producer the copies of an arrival's block.
+    Value always = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    auto issueIf = scf::IfOp::create(b, loc, always, /*else=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(issueIf.thenBlock());
+      MbarrierWaitOp::create(b, loc, sync.empty, stage, emptyParity);
+      Value view = stageOfRing(b, loc, ring, stage);
+      AsyncCopyOp::create(b, loc, copy.getView(), copy.getOffsets(),
+                          copy.getDimsAttr(), view, Value());
+      MbarrierArriveCopiesOp::create(b, loc, sync.full, stage);
+    }
+    MbarrierWaitOp::create(b, loc, sync.full, stage, fullParity);
+    if (wgmma)
+      FenceAsyncSharedOp::create(b, loc);
+    Value current = stageOfRing(b, loc, ring, stage);
+    buffer.replaceUsesWithIf(current, [&](OpOperand &use) {
+      return use.getOwner() != copy.getOperation();
+    });
+    single.staged.erase();
+    Operation *lastReader = lastRead(block, current);
+    if (!lastReader)
+      return emitError(loc) << "tilegpu-pipeline: a staged buffer is never "
+                               "read";
+    b.setInsertionPointAfter(lastReader);
+    MbarrierArriveOp::create(b, loc, sync.empty, stage);
+  }
+  return success();
+}
+
 LogicalResult Pipeliner::run() {
   SmallVector<scf::ForOp> loops;
   func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-  // Buffers that some loop copies into with the staged pattern.
+  // Buffers that an innermost copy loop copies into with the staged
+  // pattern: they become rings, sized with their loop (or shared with an
+  // earlier loop's). A persistent loop's own copies and copies in branches
+  // keep (at least) their one stage: they count.
   func.walk([&](AsyncCopyOp copy) {
-    if (copy->getParentOfType<scf::ForOp>() && matchStagedCopy(copy))
+    auto loop = dyn_cast<scf::ForOp>(copy->getParentOp());
+    if (!loop || !matchStagedCopy(copy))
+      return;
+    bool outer = loop.getBody()
+                     ->walk([&](AsyncCopyOp inner) {
+                       return inner->getParentOfType<scf::ForOp>() != loop
+                                  ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+                     })
+                     .wasInterrupted();
+    if (!outer)
       stagedAnywhere.insert(copy.getBuffer());
   });
   int64_t scratch = getMaxScratchBytes(func);
+  // Buffers of single copies in a branch that may join a ring
+  // (placeSingleCopies): they take no memory of their own then.
+  DenseSet<Value> joinable;
+  if (mbarriers)
+    func.walk([&](AsyncCopyOp copy) {
+      if (isa<scf::IfOp>(copy->getParentOp()) && matchStagedCopy(copy) &&
+          !copy.getPredicate() && isReadOnlyInItsBlock(copy))
+        joinable.insert(copy.getBuffer());
+    });
   for (scf::ForOp loop : loops) {
+    // A persistent loop (mbarriers, with pipelined loops in it): first the
+    // single copies of its body take ring slots.
+    bool persistent =
+        mbarriers && llvm::any_of(pipelinedLoops, [&](scf::ForOp inner) {
+          return inner->getParentOp() == loop.getOperation();
+        });
+    if (persistent && failed(placeSingleCopies(loop.getBody(), loop)))
+      return failure();
     SmallVector<StagedCopy> copies;
     bool ok = true;
     for (Operation &op : *loop.getBody()) {
@@ -772,21 +1021,75 @@ LogicalResult Pipeliner::run() {
           return !offsetsDependOnlyOnIV(loop, c.copy);
         }))
       continue;
+    // Fit new rings of `s` stages for `copies` into shared memory with every
+    // buffer that stays: buffers staged by any loop of the kernel become
+    // (shared) rings, so only the other buffers and the rings made so far
+    // count. Layout conversions through shared memory take scratch after
+    // the buffers (tilegpu-allocate-shared): the largest counts.
+    auto fits = [&](int s) {
+      int64_t total = scratch;
+      DenseSet<Value> staged;
+      for (StagedCopy c : copies)
+        staged.insert(c.copy.getBuffer());
+      auto joinsRing = [&](Value v) {
+        if (!joinable.contains(v))
+          return false;
+        auto type = cast<SharedBufferType>(v.getType());
+        auto sameTile = [&](SharedBufferType t) {
+          return t.getTileShape() == type.getShape() &&
+                 t.getElementType() == type.getElementType() &&
+                 t.getLayout() == type.getLayout();
+        };
+        return llvm::any_of(staged,
+                            [&](Value b) {
+                              return sameTile(
+                                  cast<SharedBufferType>(b.getType()));
+                            }) ||
+               llvm::any_of(ringList, [&](Value r) {
+                 return !heldRings.contains(r) &&
+                        sameTile(cast<SharedBufferType>(r.getType()));
+               });
+      };
+      func.walk([&](AllocOp alloc) {
+        Value v = alloc.getResult();
+        bool isRing = llvm::is_contained(ringList, v);
+        if (!alloc->use_empty() && !staged.contains(v) && !joinsRing(v) &&
+            (isRing || !stagedAnywhere.contains(v)))
+          total += allocBytes(alloc);
+      });
+      for (Value buffer : staged)
+        total += cast<SharedBufferType>(buffer.getType()).getTileBytes() * s;
+      return total <= maxShared;
+    };
     // A persistent loop (mbarriers, with pipelined loops in it): its own
-    // copies get one stage each, in rings its inner loops do not use.
-    SmallVector<Value> busy;
-    bool persistent =
-        mbarriers && llvm::any_of(pipelinedLoops, [&](scf::ForOp inner) {
-          return inner->getParentOp() == loop.getOperation();
-        });
+    // copies (the tile's operands its inner loops read) get rings its inner
+    // loops do not use, of two stages where they fit: the copies of tile
+    // t + 1 are issued after tile t's last ring copy (its inner loops', a
+    // single copy's after them), so a producer warpgroup loads them while
+    // the consumers finish tile t, and their empty wait (for tile t - 1's
+    // release) does not hold up the producer. Else one stage: the copy of
+    // tile t + 1 waits for tile t's release.
     if (persistent) {
+      SmallVector<Value> busy;
       loop.walk([&](SubviewOp view) {
         if (llvm::is_contained(ringList, view.getBuffer()) &&
             !llvm::is_contained(busy, view.getBuffer()))
           busy.push_back(view.getBuffer());
       });
-      if (failed(pipelineLoop(loop, copies, 1, busy)))
+      Operation *lastRingCopy = nullptr;
+      for (Operation &op : *loop.getBody()) {
+        bool issues = op.walk([](MbarrierArriveCopiesOp) {
+                          return WalkResult::interrupt();
+                        }).wasInterrupted();
+        if (issues)
+          lastRingCopy = &op;
+      }
+      int outerStages = fits(2) ? 2 : 1;
+      size_t ringsBefore = ringList.size();
+      if (failed(pipelineLoop(loop, copies, outerStages, busy, lastRingCopy)))
         return failure();
+      for (Value ring : ArrayRef<Value>(ringList).drop_front(ringsBefore))
+        heldRings.insert(ring);
       continue;
     }
     int stages = stagesOption;
@@ -816,27 +1119,6 @@ LogicalResult Pipeliner::run() {
     if (reused.size() == copies.size()) {
       stages = cast<SharedBufferType>(reused.front().getType()).getNumStages();
     } else {
-      // Fit the new rings into shared memory with every buffer that stays:
-      // buffers staged by any loop of the kernel become (shared) rings, so
-      // only the other buffers and the rings made so far count.
-      // Layout conversions through shared memory take scratch after the
-      // buffers (tilegpu-allocate-shared): the largest counts.
-      auto fits = [&](int s) {
-        int64_t total = scratch;
-        DenseSet<Value> staged;
-        for (StagedCopy c : copies)
-          staged.insert(c.copy.getBuffer());
-        func.walk([&](AllocOp alloc) {
-          Value v = alloc.getResult();
-          bool isRing = llvm::is_contained(ringList, v);
-          if (!alloc->use_empty() && !staged.contains(v) &&
-              (isRing || !stagedAnywhere.contains(v)))
-            total += allocBytes(alloc);
-        });
-        for (Value buffer : staged)
-          total += cast<SharedBufferType>(buffer.getType()).getTileBytes() * s;
-        return total <= maxShared;
-      };
       while (stages >= 2 && !fits(stages))
         --stages;
       if (stages < 2)
@@ -846,6 +1128,9 @@ LogicalResult Pipeliner::run() {
       return failure();
   }
   dropWaitsCoveredByLoops();
+  if (mbarriers && !pipelinedLoops.empty() &&
+      failed(placeSingleCopies(&func.getBody().front(), scf::ForOp())))
+    return failure();
   carryOuterBases();
   // The barriers are initialized by one thread; every thread sees them
   // after a block-wide barrier.

@@ -6,7 +6,8 @@
 // code; each keeps its part:
 //   producer: the copies into pipeline rings (their empty waits and full
 //     arrivals) and a copy before the loops that only they read, with the
-//     loops (without loop state) and the index arithmetic those need;
+//     loops (with only the state the copies need), the branches (without
+//     results) and the index arithmetic those need;
 //   consumers: everything else; their block-wide barriers become named
 //     barriers over the consumer threads.
 //
@@ -132,10 +133,6 @@ LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
                      .str();
         break;
       }
-      if (auto ifOp = dyn_cast<scf::IfOp>(op); ifOp && ifOp.getNumResults()) {
-        whyNot = "a copy depends on the result of a branch";
-        break;
-      }
       for (Value v : op->getOperands())
         need(v);
     }
@@ -166,6 +163,29 @@ LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
     op->dropAllDefinedValueUses();
   for (Operation *op : llvm::reverse(dead))
     op->erase();
+
+  // Branches holding copies: their results are the consumers' (a copy
+  // never depends on them, see need): rebuilt without results.
+  SmallVector<scf::IfOp> branches;
+  top->walk([&](scf::IfOp ifOp) {
+    if (ifOp.getNumResults())
+      branches.push_back(ifOp);
+  });
+  for (scf::IfOp ifOp : branches) {
+    OpBuilder b(ifOp);
+    auto fresh = scf::IfOp::create(b, ifOp.getLoc(), ifOp.getCondition(),
+                                   /*withElse=*/!ifOp.getElseRegion().empty());
+    auto moveBody = [](Block *from, Block *to) {
+      to->getOperations().splice(to->begin(), from->getOperations(),
+                                 from->begin(),
+                                 from->getTerminator()->getIterator());
+    };
+    moveBody(ifOp.thenBlock(), fresh.thenBlock());
+    if (ifOp.elseBlock())
+      moveBody(ifOp.elseBlock(), fresh.elseBlock());
+    ifOp->dropAllDefinedValueUses();
+    ifOp.erase();
+  }
 
   // Loops with only the state needed: rebuilt with the body moved over.
   SmallVector<scf::ForOp> loops;

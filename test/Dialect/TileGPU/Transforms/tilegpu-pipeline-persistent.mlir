@@ -4,11 +4,13 @@
 // step)), which may change from tile to tile), so the phases continue from
 // one tile to the next and a producer may run ahead into the next tile; the
 // inner loop's one wgmma accumulation stays in flight across its
-// iterations. The outer loop's own copy becomes a one-stage ring, released
-// after the inner loops (and the wait that completes their last mma). A
-// loop under two levels of loops keeps block-wide barriers.
+// iterations. The outer loop's own copy becomes a two-stage ring (one
+// stage where shared memory is short), released after the inner loops (and
+// the wait that completes their last mma). A loop under two levels of
+// loops keeps block-wide barriers.
 //
 // RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a max-shared-bytes=24576" | FileCheck %s --check-prefix=ONE
 // RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a" -canonicalize | FileCheck %s --check-prefix=WS
 // RUN: not tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a mode=on producer-regs=136" 2>&1 | FileCheck %s --check-prefix=ERRREGS
 
@@ -155,23 +157,34 @@ func.func @ragged(%A: !tile.view<?x?xf16>, %O: !tile.view<?x?xf32>,
 
 // Two inner loops (a split loop and its tail) share the A ring: the second
 // continues from the slot where the first stopped. The outer loop's own
-// copy (Q, the same tile type as A) gets a one-stage ring of its own,
-// numbered by the outer iteration; it is issued before its full wait and
-// released after the wait that completes the tail's last mma. The producer
-// keeps the slot numbering (the outer loop's i32 state) and drops the
-// accumulators.
+// copy (Q, the same tile type as A) gets a two-stage ring of its own,
+// numbered by the outer iteration: a prologue copies tile 0's Q, and tile
+// t copies tile t + 1's after its last inner loop (waiting for the release
+// of tile t - 1's slot), so a producer loads it while the consumers finish
+// tile t. Tile t's slot is released after the wait that completes the
+// tail's last mma. The producer keeps the slot numbering (the outer loop's
+// i32 state) and drops the accumulators.
 // CHECK-LABEL: func.func @split
 // CHECK: %[[AR:.*]] = tilegpu.alloc : <2x64x64xf16
-// CHECK: %[[QR:.*]] = tilegpu.alloc : <1x64x64xf16
-// CHECK: %[[QF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "full"} : <1>
-// CHECK: %[[QE:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "empty"} : <1>
-// CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[BASE:.*]] = %c0{{.*}}) -> (i32)
+// CHECK: %[[QR:.*]] = tilegpu.alloc : <2x64x64xf16
+// CHECK: %[[QF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "full"} : <2>
+// CHECK: %[[QE:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "empty"} : <2>
+// CHECK: %[[FIRST:.*]] = tile.block_id x
+// CHECK: %[[STEP:.*]] = tile.num_blocks x
+// CHECK: %[[T0:.*]] = arith.addi %[[FIRST]], %{{.*}}
+// CHECK-NEXT: arith.cmpi slt, %[[T0]]
+// CHECK: scf.if
 // CHECK: tilegpu.mbarrier_wait %[[QE]]
-// CHECK: %[[QS:.*]] = tilegpu.subview %[[QR]]
-// CHECK: tilegpu.async_copy %{{.*}} dims [0, 1] into %[[QS]]
+// CHECK: tilegpu.async_copy %{{.*}}[%[[T0]], %{{.*}}] dims [0, 1] into
 // CHECK: tilegpu.mbarrier_arrive_copies %[[QF]]
-// CHECK: tilegpu.mbarrier_wait %[[QF]]
-// CHECK: %[[Q:.*]] = tilegpu.subview %[[QR]]
+// CHECK: scf.for %[[T:.*]] = %[[FIRST]] to %[[TILES:[^ ]*]] step %[[STEP]] iter_args(%[[BASE:.*]] = %c0{{.*}}) -> (i32)
+// CHECK: %[[TNEXT:.*]] = arith.addi %[[T]], %{{.*}}
+// CHECK-NEXT: %[[AHEAD:.*]] = arith.cmpi slt, %[[TNEXT]], %[[TILES]]
+// CHECK: %[[QN:.*]] = arith.addi %c0{{.*}}, %{{.*}}
+// CHECK: %[[QST:.*]] = arith.remui %[[QN]], %c2
+// CHECK: %[[QNEXT:.*]] = arith.addi %[[QN]], %c1
+// CHECK: tilegpu.mbarrier_wait %[[QF]][%[[QST]]]
+// CHECK: %[[Q:.*]] = tilegpu.subview %[[QR]][%[[QST]]]
 // CHECK: %[[MID:.*]] = arith.addi %[[BASE]], %{{.*}}
 // CHECK: %[[R:.*]] = scf.for
 // CHECK: tilegpu.mma %[[Q]]
@@ -180,10 +193,36 @@ func.func @ragged(%A: !tile.view<?x?xf16>, %O: !tile.view<?x?xf32>,
 // CHECK: %[[R2:.*]] = scf.for %{{.*}} = %[[T]] to %{{.*}} iter_args(%{{.*}} = %[[R1]])
 // CHECK: arith.addi %[[MID]], %{{.*}}
 // CHECK: tilegpu.mma %[[Q]]
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.if %[[AHEAD]] {
+// CHECK: %[[QNST:.*]] = arith.remui %[[QNEXT]], %c2
+// CHECK: tilegpu.mbarrier_wait %[[QE]][%[[QNST]]]
+// CHECK: %[[QS:.*]] = tilegpu.subview %[[QR]][%[[QNST]]]
+// CHECK: tilegpu.async_copy %{{.*}}[%[[TNEXT]], %{{.*}}] dims [0, 1] into %[[QS]]
+// CHECK: tilegpu.mbarrier_arrive_copies %[[QF]][%[[QNST]]]
 // CHECK: %[[DONE:.*]] = tilegpu.mma_wait %[[R2]] {pending = 0 : i32}
-// CHECK-NEXT: tilegpu.mbarrier_arrive %[[QE]]
+// CHECK-NEXT: tilegpu.mbarrier_arrive %[[QE]][%[[QST]]]
 // CHECK: tilegpu.store %[[DONE]]
 // CHECK-NEXT: scf.yield %[[END]] : i32
+// Short of shared memory for a second Q stage: a one-stage ring, the copy
+// of tile t issued at the top of tile t, after tile t - 1's release.
+// ONE-LABEL: func.func @split
+// ONE: %[[AR:.*]] = tilegpu.alloc : <2x64x64xf16
+// ONE: %[[QR:.*]] = tilegpu.alloc : <1x64x64xf16
+// ONE: %[[QF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "full"} : <1>
+// ONE: %[[QE:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "empty"} : <1>
+// ONE: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[BASE:.*]] = %c0{{.*}}) -> (i32)
+// ONE: tilegpu.mbarrier_wait %[[QE]]
+// ONE: %[[QS:.*]] = tilegpu.subview %[[QR]]
+// ONE: tilegpu.async_copy %{{.*}} dims [0, 1] into %[[QS]]
+// ONE: tilegpu.mbarrier_arrive_copies %[[QF]]
+// ONE: tilegpu.mbarrier_wait %[[QF]]
+// ONE: scf.for
+// ONE: scf.for
+// ONE-NOT: tilegpu.async_copy %arg1
+// ONE: tilegpu.mma_wait %{{.*}} {pending = 0 : i32}
+// ONE-NEXT: tilegpu.mbarrier_arrive %[[QE]]
 // WS-LABEL: func.func @split
 // WS: tilegpu.warp_specialize producer(warps = 4, regs = 40) {
 // WS: scf.for %{{.*}} iter_args(%[[PBASE:.*]] = %{{.*}}) -> (i32) : i32 {
