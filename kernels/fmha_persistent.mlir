@@ -13,10 +13,17 @@
 // query tiles from the last (the most keys) to the first. Block b takes
 // tiles b, b + grid, b + 2 grid, ...
 //
+// Causal tiles have unequal lengths: with PAIRED (the default; causal and
+// not HEADS_FASTEST) a block takes the query tiles of a head in pairs,
+// n - 1 - i then i (n query tiles: n + 1 key tiles a pair, the same for
+// every pair), pairs b, b + grid, ... in rounds 0 and 1, 2 and 3, ...; the
+// second of the middle pair of an odd n is an empty tile.
+//
 // Extra parameters:
 //   MAX_BLOCKS     the most blocks launched: the number of SMs for a
 //                  persistent launch; the default gives one tile a block.
 //   HEADS_FASTEST  number the tiles query tile by query tile
+//   PAIRED         causal: balance the blocks with pairs of query tiles
 
 func.func @fmha(
     %Q: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "Q"},
@@ -37,9 +44,10 @@ func.func @fmha(
                      HEAD_DIM = 128 : i32, QUERY_GROUP_SIZE = 1 : i32,
                      CAUSAL = true, EVEN_K = true, WITH_LSE = false,
                      DTYPE = f16, MAX_BLOCKS = 2147483647 : i32,
-                     HEADS_FASTEST = false}} {
+                     HEADS_FASTEST = false, PAIRED = true}} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
+  %true_c = arith.constant true
   %inv_log_2 = arith.constant 1.44269504088896340736 : f32
   %tile_m = tile.param "TILE_M" : i32
   %tile_n = tile.param "TILE_N" : i32
@@ -48,6 +56,7 @@ func.func @fmha(
   %even_k = tile.param "EVEN_K" : i1
   %with_lse = tile.param "WITH_LSE" : i1
   %heads_fastest = tile.param "HEADS_FASTEST" : i1
+  %paired_param = tile.param "PAIRED" : i1
 
   %num_heads = tile.dim %Q[1] : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
   %num_batch = tile.dim %Q[0] : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
@@ -58,17 +67,51 @@ func.func @fmha(
   %last_q_tile = arith.subi %num_q_tiles, %c1 : i32
   %first = tile.block_id x
   %blocks = tile.num_blocks x
-  scf.for %t = %first to %tiles step %blocks : i32 {
+  // PAIRED: this block's pairs are first, first + blocks, ... below
+  // `pairs`; two rounds (tiles) each.
+  %c2 = arith.constant 2 : i32
+  %not_heads_fastest = arith.xori %heads_fastest, %true_c : i1
+  %paired_causal = arith.andi %causal, %paired_param : i1
+  %paired = arith.andi %paired_causal, %not_heads_fastest : i1
+  %pairs_per_head = arith.ceildivsi %num_q_tiles, %c2 : i32
+  %pairs = arith.muli %bh, %pairs_per_head : i32
+  %pairs_left = arith.subi %pairs, %first : i32
+  %my_pairs_raw = arith.ceildivsi %pairs_left, %blocks : i32
+  %my_pairs = arith.maxsi %my_pairs_raw, %c0 : i32
+  %my_rounds = arith.muli %my_pairs, %c2 : i32
+  %paired_span = arith.muli %my_rounds, %blocks : i32
+  %paired_end = arith.addi %first, %paired_span : i32
+  %end = arith.select %paired, %paired_end, %tiles : i32
+  scf.for %t = %first to %end step %blocks : i32 {
     // Tile t: x walks query tiles (from the last when causal), y walks
     // (batch, head) pairs; HEADS_FASTEST swaps which one varies fastest.
     %bid_y_q = arith.divsi %t, %num_q_tiles : i32
     %q_index_q = arith.remsi %t, %num_q_tiles : i32
     %bid_y_h = arith.remsi %t, %bh : i32
     %q_index_h = arith.divsi %t, %bh : i32
-    %bid_y = arith.select %heads_fastest, %bid_y_h, %bid_y_q : i32
+    %bid_y_n = arith.select %heads_fastest, %bid_y_h, %bid_y_q : i32
     %q_index = arith.select %heads_fastest, %q_index_h, %q_index_q : i32
     %q_reversed = arith.subi %last_q_tile, %q_index : i32
-    %bid_x = arith.select %causal, %q_reversed, %q_index : i32
+    %bid_x_n = arith.select %causal, %q_reversed, %q_index : i32
+    // PAIRED: round r = (t - first) / blocks takes member r % 2 of pair
+    // (r / 2) * blocks + first: query tile n - 1 - i, then i.
+    %t_off = arith.subi %t, %first : i32
+    %round = arith.divsi %t_off, %blocks : i32
+    %member = arith.remsi %round, %c2 : i32
+    %pair_round = arith.divsi %round, %c2 : i32
+    %pair_base = arith.muli %pair_round, %blocks : i32
+    %pair = arith.addi %pair_base, %first : i32
+    %bid_y_p = arith.divsi %pair, %pairs_per_head : i32
+    %pair_i = arith.remsi %pair, %pairs_per_head : i32
+    %pair_long = arith.subi %last_q_tile, %pair_i : i32
+    %second = arith.cmpi eq, %member, %c1 : i32
+    // The second of a pair whose two tiles are one (odd n): tile n, empty.
+    %same = arith.cmpi eq, %pair_long, %pair_i : i32
+    %none = arith.andi %second, %same : i1
+    %pair_q0 = arith.select %second, %pair_i, %pair_long : i32
+    %pair_q = arith.select %none, %num_q_tiles, %pair_q0 : i32
+    %bid_y = arith.select %paired, %bid_y_p, %bid_y_n : i32
+    %bid_x = arith.select %paired, %pair_q, %bid_x_n : i32
     %batch = arith.divsi %bid_y, %num_heads : i32
     %head = arith.remsi %bid_y, %num_heads : i32
     %kv_head = arith.divsi %head, %group_size : i32
@@ -105,7 +148,10 @@ func.func @fmha(
     } else {
       scf.yield %k_seqlen : i32
     }
-    %num_k_tiles = arith.ceildivsi %kv_end, %tile_n : i32
+    %k_tiles_all = arith.ceildivsi %kv_end, %tile_n : i32
+    // An empty tile (past the last query tile) visits no key.
+    %has_rows = arith.cmpi slt, %bid_x, %num_q_tiles : i32
+    %num_k_tiles = arith.select %has_rows, %k_tiles_all, %c0 : i32
     %true = arith.constant true
     %ragged_k = arith.xori %even_k, %true : i1
     %need_mask = arith.ori %causal, %ragged_k : i1
