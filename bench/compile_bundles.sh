@@ -137,12 +137,28 @@ perf)
       --tma=on --coalesce-stores=on --tile-pipeline=$O3
     variant "tmaovpin-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --tma=on --pin-waits=true "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
+    # TMA, overlapped (unpinned), stores through shared memory: the best at
+    # S >= 4k (docs/perf.md, 2026-12-02). Causal keeps the split loop, which
+    # needs the 24-register producer not to spill; ping-pong on top.
+    if [ $c = c ]; then
+      ovcs=(--producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true}")
+    else
+      ovcs=("--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}")
+    fi
+    variant "tmaov-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      --tma=on --coalesce-stores=on "${ovcs[@]}"
+    variant "tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+      --tma=on --coalesce-stores=on --ping-pong=on "${ovcs[@]}"
     # Persistent (kernels/fmha_persistent.mlir, one block an SM walking
-    # tiles): wins at non-causal S = 1k only (docs/perf.md).
+    # tiles, causal tiles in pairs): the best at S = 1k-2k (docs/perf.md).
     KERNEL=fmha_persistent variant "p-tma-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
       --num-warps=8 --stages=2 --producer-regs=56 --tma=on --coalesce-stores=on --tile-pipeline=$O3
     KERNEL=fmha_persistent variant "p-tmaovpin-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
       --num-warps=8 --stages=2 --tma=on --pin-waits=true "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
+    KERNEL=fmha_persistent variant "p-tmaov-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
+      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${ovcs[@]}"
+    KERNEL=fmha_persistent variant "p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
+      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${ovcs[@]}"
     variant "sync-m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --mma-version=2 \
       --tile-pipeline=$O3
     # The causal one spills 20 bytes at ptxas -O3; -O1 schedules for fewer
@@ -293,6 +309,23 @@ hopper)
     variant "h11p-tma-pp-$c" "$p" $w --tma=on --ping-pong=on --tile-pipeline=$O3
     variant "h11q-ov-pin-tma-$c" "$p" $w --tma=on --pin-waits=true "$ov"
     variant "h11o-ov-pin-pp-tma-$c" "$p" $w --tma=on --pin-waits=true --ping-pong=on "$ov"
+    # 2026-12-01/02: the output through shared memory; overlapped with the
+    # peeled K/V tiles through the producer (automatic since 2026-12-02;
+    # causal split, 24-register producer); persistent (two-stage Q, causal
+    # pairs); ping-pong on the overlapped kernel.
+    if [ $c = c ]; then
+      ovs=(--producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true}")
+    else
+      ovs=("$ov")
+    fi
+    variant "h12-tma-cs-$c" "$p" $w --tma=on --coalesce-stores=on --tile-pipeline=$O3
+    variant "h13-ov-tma-cs-$c" "$p" $w --tma=on --coalesce-stores=on "${ovs[@]}"
+    KERNEL=fmha_persistent variant "h14-p-tma-cs-$c" "$p,MAX_BLOCKS=132" $w --producer-regs=56 --tma=on \
+      --coalesce-stores=on --tile-pipeline=$O3
+    KERNEL=fmha_persistent variant "h14o-p-ov-tma-cs-$c" "$p,MAX_BLOCKS=132" $w --tma=on --coalesce-stores=on "${ovs[@]}"
+    variant "h15-ov-tma-cs-pp-$c" "$p" $w --tma=on --coalesce-stores=on --ping-pong=on "${ovs[@]}"
+    KERNEL=fmha_persistent variant "h15o-p-ov-tma-cs-pp-$c" "$p,MAX_BLOCKS=132" $w --tma=on --coalesce-stores=on \
+      --ping-pong=on "${ovs[@]}"
   done
   ;;
 *)

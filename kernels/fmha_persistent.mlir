@@ -2,7 +2,7 @@
 // with one block walking many (query tile, batch, head) tiles instead of
 // one, so that the producer warpgroup loads the next tile's Q, K and V
 // while the consumers finish this one (tilegpu-pipeline carries the ring
-// slots across the tiles; Q becomes a one-stage ring). The body of the
+// slots across the tiles; Q gets a ring of two stages). The body of the
 // tile loop is fmha.mlir's kernel body; see there for the algorithm and
 // the parameters.
 //

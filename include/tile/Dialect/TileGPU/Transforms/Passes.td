@@ -269,7 +269,8 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::func::FuncOp"> {
     With `sync=mbarrier` (the default on sm_90 and newer, when every
     pipelined loop is at the kernel's top level or in a top-level loop,
     which then carries each ring's next slot as loop state and turns its
-    own copies into one-stage rings) no block-wide barrier is
+    own copies into rings of two stages, one where shared memory is short)
+    no block-wide barrier is
     left in the loop: each ring gets a full and an empty mbarrier per
     stage. Slot n (numbered across the loops that share the ring) is stage
     `n % S`; a copy into it waits for the empty barrier's parity
@@ -292,6 +293,14 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::func::FuncOp"> {
     %s1 = tilegpu.mma_wait %s {pending = 0} ...
     tilegpu.mbarrier_arrive %kempty[%stage] : !tilegpu.mbarrier<2>
     ```
+
+    Staged copies outside the pipelined loops get slots too: one whose
+    buffer is read only in its own block (a tile peeled into an `scf.if`
+    before or after the loop) takes the next slot of the ring of its tile
+    type, between the loops' slots (the counter advances when its branch
+    runs); a top-level copy that the loops read gets a one-stage ring of
+    its own. Their readers wait on the full barrier where the copy's wait
+    was.
 
     Before (one iteration):
 
