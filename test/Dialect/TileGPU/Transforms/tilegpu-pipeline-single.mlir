@@ -277,3 +277,59 @@ func.func @persistent(%Q: !tile.view<?x?xf16>, %K: !tile.view<?x?xf16>,
   }
   return
 }
+
+// -----
+
+// A single copy in the else branch: the counter advances when the branch
+// runs, i.e. when the condition is false (select(skip, 0, 1), which
+// canonicalizes to extui(not skip)).
+// CHECK-LABEL: func.func @in_else
+// CHECK: %[[KE:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "empty"} : <2>
+// CHECK: %[[SKIP:.*]] = arith.cmpi sle, %arg2, %c0
+// CHECK-NEXT: %[[RUNS:.*]] = arith.cmpi sgt, %arg2, %c0
+// CHECK-NEXT: %[[ONE:.*]] = arith.extui %[[RUNS]] : i1 to i32
+// CHECK-NEXT: scf.if %[[SKIP]]
+// CHECK: } else {
+// CHECK: tilegpu.mbarrier_wait %[[KE]][%c0
+// CHECK: scf.for %[[J:.*]] =
+// CHECK: arith.addi %[[ONE]], %{{.*}}
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+
+func.func @in_else(%K: !tile.view<?x?xf16>, %O: !tile.view<?x?xf32>, %n: i32)
+    attributes {tilegpu.num_warps = 4 : i32, tilegpu.mma_version = 3 : i32} {
+  %k0 = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  %kb = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = tile.full 0.0 shape [64, 64] : tensor<64x64xf32, #mma>
+  %skip = arith.cmpi sle, %n, %c0 : i32
+  %s0 = scf.if %skip -> (tensor<64x64xf32, #mma>) {
+    scf.yield %zero : tensor<64x64xf32, #mma>
+  } else {
+    tilegpu.barrier
+    tilegpu.async_copy %K[%c0, %c0] dims [0, 1] into %k0 {tilegpu.latency = 2 : i32}
+        : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #wg>
+    tilegpu.async_commit
+    tilegpu.async_wait 0
+    tilegpu.barrier
+    %m = tilegpu.mma %k0, %k0, %zero {async} : !tilegpu.smem<64x64xf16, #wg>,
+        !tilegpu.smem<64x64xf16, #wg>, tensor<64x64xf32, #mma>
+    %w = tilegpu.mma_wait %m {pending = 0 : i32} : tensor<64x64xf32, #mma>
+    scf.yield %w : tensor<64x64xf32, #mma>
+  }
+  %r = scf.for %j = %c1 to %n step %c1 iter_args(%acc = %s0) -> (tensor<64x64xf32, #mma>) : i32 {
+    tilegpu.barrier
+    tilegpu.async_copy %K[%j, %c0] dims [0, 1] into %kb {tilegpu.latency = 2 : i32}
+        : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #wg>
+    tilegpu.async_commit
+    tilegpu.async_wait 0
+    tilegpu.barrier
+    %m = tilegpu.mma %kb, %kb, %acc {async} : !tilegpu.smem<64x64xf16, #wg>,
+        !tilegpu.smem<64x64xf16, #wg>, tensor<64x64xf32, #mma>
+    %w = tilegpu.mma_wait %m {pending = 0 : i32} : tensor<64x64xf32, #mma>
+    scf.yield %w : tensor<64x64xf32, #mma>
+  }
+  tilegpu.store %r, %O[%c0, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
