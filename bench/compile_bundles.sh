@@ -68,12 +68,12 @@ check)
   variant "mb-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --warp-specialize=off --tile-pipeline=$O3
   variant "mb-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --warp-specialize=off --tile-pipeline=$O3
   variant "bar-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --warp-specialize=off --sync=barrier --tile-pipeline=$O3
-  variant "ws-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tile-pipeline=$O3
-  variant "ws-r24-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --producer-regs=24 --tile-pipeline=$O3
+  variant "ws-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tile-pipeline=$O3 --tma=off
+  variant "ws-r24-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --producer-regs=24 --tile-pipeline=$O3 --tma=off
   # Ping-pong and pinned waits (opt-in, docs/perf.md) and TMA loads on
   # ragged shapes, both causal alignments, GQA, LSE, bf16, D = 64.
-  variant "pp-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 --ping-pong=on --pin-waits=true "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
-  variant "pp-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --ping-pong=on --tile-pipeline=$O3
+  variant "pp-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 --ping-pong=on --pin-waits=true "--tile-pipeline=$O3{overlap-mma=true split-loop=false}" --tma=off
+  variant "pp-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --ping-pong=on --tile-pipeline=$O3 --tma=off
   variant "tma-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tma=on "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
   variant "tma-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tma=on --tile-pipeline=$O3
   variant "tma-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --tma=on --tile-pipeline=$O3
@@ -82,28 +82,30 @@ check)
   ;;
 perf)
   # The autotune space for B=4 H=32 D=128 fp16 (S a multiple of 128), tile-O3.
+  # TMA is the sm_90a default since 2026-12-02; the wg-/ov-/ws- variants keep
+  # cp.async (--tma=off), their tma- twins are below.
   # On sm_90a the tensor cores run wgmma (two warpgroups of 64 rows, 8
   # warps); the best mma.sync variants of the earlier search stay in the
   # space (--mma-version=2) so that the autotuner compares both.
   for causal in true false; do
     c=$([ $causal = true ] && echo c || echo n)
     common="HEAD_DIM=128,CAUSAL=$causal,EVEN_K=true"
-    variant "wg-m128n128-w8-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --tile-pipeline=$O3
-    variant "wg-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 --tile-pipeline=$O3
-    variant "wg-m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --tile-pipeline=$O3
-    variant "wg-m128n64-w8-s4-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --stages=4 --tile-pipeline=$O3
+    variant "wg-m128n128-w8-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --tile-pipeline=$O3 --tma=off
+    variant "wg-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 --tile-pipeline=$O3 --tma=off
+    variant "wg-m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --tile-pipeline=$O3 --tma=off
+    variant "wg-m128n64-w8-s4-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --stages=4 --tile-pipeline=$O3 --tma=off
     # 96 keys per tile: not every S is a multiple, so the masked tail stays.
     variant "wg-m128n96-w8-$c" "TILE_M=128,TILE_N=96,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=false" \
-      --num-warps=8 --tile-pipeline=$O3
-    variant "wg-m64n128-w4-$c" "TILE_M=64,TILE_N=128,$common" --num-warps=4 --tile-pipeline=$O3
+      --num-warps=8 --tile-pipeline=$O3 --tma=off
+    variant "wg-m64n128-w4-$c" "TILE_M=64,TILE_N=128,$common" --num-warps=4 --tile-pipeline=$O3 --tma=off
     # tile-overlap-mma (S of block j with P V of block j - 1 in flight). With
     # the split loop the causal kernel spills, so it is also tried unsplit.
     variant "ov-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
-      "--tile-pipeline=tile-O3{overlap-mma=true}"
+      "--tile-pipeline=tile-O3{overlap-mma=true}" --tma=off
     variant "ov-nosplit-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
-      "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
+      "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}" --tma=off
     variant "ov-m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 \
-      "--tile-pipeline=tile-O3{overlap-mma=true}"
+      "--tile-pipeline=tile-O3{overlap-mma=true}" --tma=off
     # The Hopper pipeline's switches (sm_90a defaults: mbarrier stages and a
     # producer warpgroup, 40/232 registers): without the producer, without
     # mbarriers, 3 stages, a 24-register producer.
@@ -112,15 +114,15 @@ perf)
     variant "bar-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --warp-specialize=off --sync=barrier --tile-pipeline=$O3
     variant "ws-m128n128-w8-s3-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=3 \
-      --tile-pipeline=$O3
+      --tile-pipeline=$O3 --tma=off
     variant "wsov-m128n128-w8-s2-r24-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
-      --producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
+      --producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}" --tma=off
     # Ping-pong (the default where it applies) off, the waits unpinned, and
     # TMA loads (off by default: tile-runner does not build tensor maps).
     variant "ws-nopp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
-      --ping-pong=off --tile-pipeline=$O3
+      --ping-pong=off --tile-pipeline=$O3 --tma=off
     variant "wsov-nopin-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
-      --ping-pong=off --pin-waits=false "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
+      --ping-pong=off --pin-waits=false "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}" --tma=off
     variant "tma-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --tma=on --tile-pipeline=$O3
     variant "tmaov-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
@@ -128,9 +130,9 @@ perf)
     # O stored through shared memory in 16-byte accesses (2-9% faster at
     # S = 1k-4k, docs/perf.md; where the scratch fits next to the rings).
     variant "wg-m128n128-w8-s2-cs-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
-      --coalesce-stores=on --tile-pipeline=$O3
+      --coalesce-stores=on --tile-pipeline=$O3 --tma=off
     variant "wg-m128n64-w8-cs-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 \
-      --coalesce-stores=on --tile-pipeline=$O3
+      --coalesce-stores=on --tile-pipeline=$O3 --tma=off
     # TMA with the stores through shared memory (the best causal bundle at
     # S = 1k-8k, docs/perf.md), and TMA with pinned overlapped waits.
     variant "tma-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
@@ -169,20 +171,25 @@ perf)
   ;;
 dtypes)
   # The other two shapes of issue 10's bar, bf16 D=128 and fp16 D=64, with
-  # the fastest fp16 D=128 configurations of the perf set.
+  # the fastest fp16 D=128 configurations (docs/perf.md, 2026-12-02, run31):
+  # TMA, output through shared memory, overlapped (causal: split loop and a
+  # 24-register producer), one block a tile or persistent (causal pairs).
   for causal in true false; do
     c=$([ $causal = true ] && echo c || echo n)
+    if [ $c = c ]; then
+      ovcs=(--producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true}")
+    else
+      ovcs=("--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}")
+    fi
     for dd in "bf16-d128:DTYPE=bf16,HEAD_DIM=128" "f16-d64:DTYPE=f16,HEAD_DIM=64"; do
       n=${dd%%:*}
       common="${dd#*:},CAUSAL=$causal,EVEN_K=true"
-      variant "$n-wg-m128n128-w8-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --tile-pipeline=$O3
-      variant "$n-wg-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 --tile-pipeline=$O3
-      variant "$n-ws-m128n128-w8-s3-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=3 --tile-pipeline=$O3
-      variant "$n-wsov-m128n128-w8-s2-r24-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
-        --producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
-      variant "$n-wg-m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 --tile-pipeline=$O3
-      variant "$n-ov-m128n64-w8-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 \
-        "--tile-pipeline=tile-O3{overlap-mma=true}"
+      variant "$n-tmaov-cs-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
+        --tma=on --coalesce-stores=on "${ovcs[@]}"
+      KERNEL=fmha_persistent variant "$n-p-tmaov-cs-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
+        --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${ovcs[@]}"
+      KERNEL=fmha_persistent variant "$n-p-tma-cs-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
+        --num-warps=8 --stages=2 --producer-regs=56 --tma=on --coalesce-stores=on --tile-pipeline=$O3
     done
   done
   ;;
@@ -300,11 +307,11 @@ hopper)
     p="TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=true"
     ov="--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
     w="--num-warps=8 --stages=2"
-    variant "h8-ws-$c" "$p" $w --ping-pong=off --pin-waits=false --tile-pipeline=$O3
-    variant "h8o-ov-nopin-$c" "$p" $w --ping-pong=off --pin-waits=false "$ov"
-    variant "h9-ov-pin-$c" "$p" $w --ping-pong=off --pin-waits=true "$ov"
-    variant "h10-pp-$c" "$p" $w --ping-pong=on --tile-pipeline=$O3
-    variant "h10o-ov-pin-pp-$c" "$p" $w --ping-pong=on --pin-waits=true "$ov"
+    variant "h8-ws-$c" "$p" $w --tma=off --ping-pong=off --pin-waits=false --tile-pipeline=$O3
+    variant "h8o-ov-nopin-$c" "$p" $w --tma=off --ping-pong=off --pin-waits=false "$ov"
+    variant "h9-ov-pin-$c" "$p" $w --tma=off --ping-pong=off --pin-waits=true "$ov"
+    variant "h10-pp-$c" "$p" $w --tma=off --ping-pong=on --tile-pipeline=$O3
+    variant "h10o-ov-pin-pp-$c" "$p" $w --tma=off --ping-pong=on --pin-waits=true "$ov"
     variant "h11-tma-$c" "$p" $w --tma=on --tile-pipeline=$O3
     variant "h11p-tma-pp-$c" "$p" $w --tma=on --ping-pong=on --tile-pipeline=$O3
     variant "h11q-ov-pin-tma-$c" "$p" $w --tma=on --pin-waits=true "$ov"

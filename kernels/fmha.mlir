@@ -10,9 +10,10 @@
 // by editing this file: tile-fast-math (flush_to_zero, approximate division,
 // FMA), tile-split-loop (unmasked loop + masked tail), tile-remap-blocks
 // (heaviest blocks first), software pipelining from the `latency` hints.
-// The sm_90 hints: 8 warps (two wgmma warpgroups) and no TMA by default
-// (measured +4-9% non-causal but slower causal at S = 1k, docs/perf.md;
-// `--tma=on` forces it).
+// The sm_90 hint: 8 warps (two wgmma warpgroups). TMA applies where it can
+// (a producer warpgroup, 16-byte aligned views): 1-8% faster than cp.async
+// at every S, causal or not (docs/perf.md, 2026-12-02, h11 against h8);
+// `--tma=off` turns it off.
 //
 // Parameters (tile.params, bound by tile-specialize):
 //   TILE_M, TILE_N    query rows and key columns per tile
@@ -44,7 +45,7 @@ func.func @fmha(
                      requires = ["Q.3 == HEAD_DIM", "K.3 == HEAD_DIM",
                                  "Q.1 == K.1 * QUERY_GROUP_SIZE",
                                  "EVEN_K == 0 || K.2 % TILE_N == 0"],
-                     hints = {sm_90 = {num_warps = 8 : i32, tma = 0 : i32}}},
+                     hints = {sm_90 = {num_warps = 8 : i32}}},
       tile.params = {TILE_M = 64 : i32, TILE_N = 64 : i32,
                      HEAD_DIM = 128 : i32, QUERY_GROUP_SIZE = 1 : i32,
                      CAUSAL = true, EVEN_K = true, WITH_LSE = false,

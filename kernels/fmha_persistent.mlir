@@ -39,7 +39,7 @@ func.func @fmha(
                      requires = ["Q.3 == HEAD_DIM", "K.3 == HEAD_DIM",
                                  "Q.1 == K.1 * QUERY_GROUP_SIZE",
                                  "EVEN_K == 0 || K.2 % TILE_N == 0"],
-                     hints = {sm_90 = {num_warps = 8 : i32, tma = 0 : i32}}},
+                     hints = {sm_90 = {num_warps = 8 : i32}}},
       tile.params = {TILE_M = 64 : i32, TILE_N = 64 : i32,
                      HEAD_DIM = 128 : i32, QUERY_GROUP_SIZE = 1 : i32,
                      CAUSAL = true, EVEN_K = true, WITH_LSE = false,
