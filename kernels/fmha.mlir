@@ -11,7 +11,7 @@
 // FMA), tile-split-loop (unmasked loop + masked tail), tile-remap-blocks
 // (heaviest blocks first), software pipelining from the `latency` hints.
 // The sm_90 hint: 8 warps (two wgmma warpgroups). TMA applies where it can
-// (a producer warpgroup, 16-byte aligned views): 1-8% faster than cp.async
+// (a producer warpgroup, 16-byte aligned views): 2-9% faster than cp.async
 // at every S, causal or not (docs/perf.md, 2026-12-02, h11 against h8);
 // `--tma=off` turns it off.
 //
