@@ -272,6 +272,10 @@ private:
   bool apply(const std::string &name, const std::string &value) {
     AttentionConfig &cfg = o.cfg;
     if (name == "--problem") {
+      // Checked here, as other values are, so that --help does not hide it.
+      if (value.empty() || !makeProblem(value, ProblemOptions()))
+        return fail("--problem must be one of " + problemNames() + ", got '" +
+                    value + "'");
       o.problem = value;
     } else if (name == "--shape") {
       return parseShape(value, o.shape, error) || fail(error);
@@ -557,9 +561,6 @@ private:
   bool finishProblem() {
     if (!has("--problem"))
       o.problem = o.args.empty() || o.attentionFlags ? "attention" : "";
-    else if (o.problem.empty() || !makeProblem(o.problem, ProblemOptions()))
-      return fail("--problem must be one of " + problemNames() + ", got '" +
-                  o.problem + "'");
     if (o.problem != "attention") {
       for (const std::string &name : given)
         if (isAttentionFlag(name))
