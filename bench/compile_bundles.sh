@@ -37,6 +37,18 @@ variant() {
 }
 
 O3="tile-O3"
+
+# overlap_switches c|n: the overlapped pipeline of the fastest bundles
+# (docs/perf.md, 2026-12-02) into the array OVERLAP. Causal keeps the split
+# loop, which needs the 24-register producer not to spill; non-causal runs
+# unsplit.
+overlap_switches() {
+  if [ "$1" = c ]; then
+    OVERLAP=(--producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true}")
+  else
+    OVERLAP=("--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}")
+  fi
+}
 case "$set_name" in
 check)
   for causal in true false; do
@@ -140,17 +152,12 @@ perf)
     variant "tmaovpin-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --tma=on --pin-waits=true "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
     # TMA, overlapped (unpinned), stores through shared memory: the best at
-    # S >= 4k (docs/perf.md, 2026-12-02). Causal keeps the split loop, which
-    # needs the 24-register producer not to spill; ping-pong on top.
-    if [ $c = c ]; then
-      ovcs=(--producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true}")
-    else
-      ovcs=("--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}")
-    fi
+    # S >= 4k (docs/perf.md, 2026-12-02); ping-pong on top.
+    overlap_switches $c
     variant "tmaov-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
-      --tma=on --coalesce-stores=on "${ovcs[@]}"
+      --tma=on --coalesce-stores=on "${OVERLAP[@]}"
     variant "tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
-      --tma=on --coalesce-stores=on --ping-pong=on "${ovcs[@]}"
+      --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
     # Persistent (kernels/fmha_persistent.mlir, one block an SM walking
     # tiles, causal tiles in pairs): the best at S = 1k-2k (docs/perf.md).
     KERNEL=fmha_persistent variant "p-tma-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
@@ -158,9 +165,9 @@ perf)
     KERNEL=fmha_persistent variant "p-tmaovpin-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
       --num-warps=8 --stages=2 --tma=on --pin-waits=true "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
     KERNEL=fmha_persistent variant "p-tmaov-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
-      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${ovcs[@]}"
+      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${OVERLAP[@]}"
     KERNEL=fmha_persistent variant "p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
-      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${ovcs[@]}"
+      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
     variant "sync-m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --mma-version=2 \
       --tile-pipeline=$O3
     # The causal one spills 20 bytes at ptxas -O3; -O1 schedules for fewer
@@ -176,18 +183,14 @@ dtypes)
   # 24-register producer), one block a tile or persistent (causal pairs).
   for causal in true false; do
     c=$([ $causal = true ] && echo c || echo n)
-    if [ $c = c ]; then
-      ovcs=(--producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true}")
-    else
-      ovcs=("--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}")
-    fi
+    overlap_switches $c
     for dd in "bf16-d128:DTYPE=bf16,HEAD_DIM=128" "f16-d64:DTYPE=f16,HEAD_DIM=64"; do
       n=${dd%%:*}
       common="${dd#*:},CAUSAL=$causal,EVEN_K=true"
       variant "$n-tmaov-cs-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
-        --tma=on --coalesce-stores=on "${ovcs[@]}"
+        --tma=on --coalesce-stores=on "${OVERLAP[@]}"
       KERNEL=fmha_persistent variant "$n-p-tmaov-cs-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
-        --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${ovcs[@]}"
+        --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${OVERLAP[@]}"
       KERNEL=fmha_persistent variant "$n-p-tma-cs-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
         --num-warps=8 --stages=2 --producer-regs=56 --tma=on --coalesce-stores=on --tile-pipeline=$O3
     done
@@ -320,19 +323,15 @@ hopper)
     # peeled K/V tiles through the producer (automatic since 2026-12-02;
     # causal split, 24-register producer); persistent (two-stage Q, causal
     # pairs); ping-pong on the overlapped kernel.
-    if [ $c = c ]; then
-      ovs=(--producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true}")
-    else
-      ovs=("$ov")
-    fi
+    overlap_switches $c
     variant "h12-tma-cs-$c" "$p" $w --tma=on --coalesce-stores=on --tile-pipeline=$O3
-    variant "h13-ov-tma-cs-$c" "$p" $w --tma=on --coalesce-stores=on "${ovs[@]}"
+    variant "h13-ov-tma-cs-$c" "$p" $w --tma=on --coalesce-stores=on "${OVERLAP[@]}"
     KERNEL=fmha_persistent variant "h14-p-tma-cs-$c" "$p,MAX_BLOCKS=132" $w --producer-regs=56 --tma=on \
       --coalesce-stores=on --tile-pipeline=$O3
-    KERNEL=fmha_persistent variant "h14o-p-ov-tma-cs-$c" "$p,MAX_BLOCKS=132" $w --tma=on --coalesce-stores=on "${ovs[@]}"
-    variant "h15-ov-tma-cs-pp-$c" "$p" $w --tma=on --coalesce-stores=on --ping-pong=on "${ovs[@]}"
+    KERNEL=fmha_persistent variant "h14o-p-ov-tma-cs-$c" "$p,MAX_BLOCKS=132" $w --tma=on --coalesce-stores=on "${OVERLAP[@]}"
+    variant "h15-ov-tma-cs-pp-$c" "$p" $w --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
     KERNEL=fmha_persistent variant "h15o-p-ov-tma-cs-pp-$c" "$p,MAX_BLOCKS=132" $w --tma=on --coalesce-stores=on \
-      --ping-pong=on "${ovs[@]}"
+      --ping-pong=on "${OVERLAP[@]}"
   done
   ;;
 *)

@@ -103,6 +103,28 @@ Value stageOfRing(OpBuilder &b, Location loc, Value ring, Value stage) {
   return SubviewOp::create(b, loc, stageType, ring, stage);
 }
 
+/// True when `a` and `b` (buffers or rings) hold tiles of one type: a ring
+/// of `a`'s type can take `b`'s copies.
+bool sameTiles(SharedBufferType a, SharedBufferType b) {
+  return a.getTileShape() == b.getTileShape() &&
+         a.getElementType() == b.getElementType() &&
+         a.getLayout() == b.getLayout();
+}
+
+/// A ring of `stages` stages of `buffer`'s tiles, allocated beside it.
+Value createRing(Value buffer, int64_t stages) {
+  auto type = cast<SharedBufferType>(buffer.getType());
+  SmallVector<int64_t> shape = {stages};
+  llvm::append_range(shape, type.getShape());
+  OpBuilder b(buffer.getContext());
+  b.setInsertionPointAfterValue(buffer);
+  return AllocOp::create(b, buffer.getLoc(),
+                         SharedBufferType::get(buffer.getContext(), shape,
+                                               type.getElementType(),
+                                               type.getLayout()),
+                         IntegerAttr());
+}
+
 int stagesFromLatency(Operation *copy) {
   auto latency = copy->getAttrOfType<IntegerAttr>("tilegpu.latency");
   if (!latency)
@@ -152,6 +174,64 @@ struct RingSync {
   Value slotBase; // i32
 };
 
+// Slot n of a ring of S stages is stage n % S; its full barrier completes
+// phase n / S when the copy lands, its empty barrier phase n / S when the
+// readers are done. A copy into slot n waits for the release of slot
+// n - S: parity (n / S + 1) % 2 (for n < S the phase "before the first",
+// which counts as completed).
+Value slotStage(OpBuilder &b, Location loc, Value n, int64_t stages) {
+  Value s = arith::ConstantIntOp::create(b, loc, b.getI32Type(), stages);
+  return arith::RemUIOp::create(b, loc, n, s);
+}
+
+Value slotParity(OpBuilder &b, Location loc, Value n, int64_t stages,
+                 int64_t plus) {
+  auto c32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  };
+  Value phase = arith::DivUIOp::create(b, loc, n, c32(stages));
+  if (plus)
+    phase = arith::AddIOp::create(b, loc, phase, c32(plus));
+  return arith::AndIOp::create(b, loc, phase, c32(1));
+}
+
+/// Issues a copy into slot `n` of `ring` when `inRange`, in a branch of its
+/// own (warp specialization gives the producer the copies of an arrival's
+/// block): waits for the slot's release, lets `emitCopy` copy into the
+/// stage (given its index), and arrives on the full barrier when the copies
+/// land (no cp.async group: the barrier tracks them). `stage` and
+/// `emptyParity` are n's, computed in the branch unless the caller has them.
+scf::IfOp issueIntoSlot(OpBuilder &b, Location loc, const RingSync &sync,
+                        Value n, int64_t stages, Value inRange,
+                        function_ref<void(Value stage)> emitCopy,
+                        Value stage = {}, Value emptyParity = {}) {
+  auto ifOp = scf::IfOp::create(b, loc, inRange, /*else=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  if (!stage)
+    stage = slotStage(b, loc, n, stages);
+  if (!emptyParity)
+    emptyParity = slotParity(b, loc, n, stages, 1);
+  MbarrierWaitOp::create(b, loc, sync.empty, stage, emptyParity);
+  emitCopy(stage);
+  MbarrierArriveCopiesOp::create(b, loc, sync.full, stage);
+  return ifOp;
+}
+
+/// Waits until the copies into slot `n` (stage `stage`) have landed; the
+/// stage's view. wgmma reads shared memory through the async proxy: a
+/// fence first. `fullParity` is n's, computed here unless given.
+Value waitForSlot(OpBuilder &b, Location loc, const RingSync &sync, Value ring,
+                  Value n, Value stage, bool wgmma, Value fullParity = {}) {
+  int64_t stages = cast<SharedBufferType>(ring.getType()).getNumStages();
+  if (!fullParity)
+    fullParity = slotParity(b, loc, n, stages, 0);
+  MbarrierWaitOp::create(b, loc, sync.full, stage, fullParity);
+  if (wgmma)
+    FenceAsyncSharedOp::create(b, loc);
+  return stageOfRing(b, loc, ring, stage);
+}
+
 class Pipeliner {
 public:
   Pipeliner(func::FuncOp func, int stagesOption, int64_t maxShared,
@@ -172,7 +252,12 @@ private:
   /// loops that run one after the other.
   DenseMap<Value, Value> rings;
   SmallVector<Value> ringList;
+  /// Rings whose slot one copy holds across loops (a persistent loop's own
+  /// copies, a kernel's copy before the loops): no other copy joins them.
+  DenseSet<Value> heldRings;
   DenseSet<Value> stagedAnywhere;
+  /// The kernel's mmas are wgmma (readers of a stage fence the async proxy).
+  bool wgmma = false;
   SmallVector<scf::ForOp> pipelinedLoops;
   /// A ring's next slot as the state of an outer loop: a placeholder for the
   /// loop's iteration argument in its body (`inside`) and for its result
@@ -194,14 +279,10 @@ private:
   LogicalResult pipelineLoop(scf::ForOp loop, SmallVector<StagedCopy> copies,
                              int stages, ArrayRef<Value> busy,
                              Operation *issueAheadAfter = nullptr);
-  Value getRing(OpBuilder &b, Value buffer, int stages,
-                ArrayRef<Value> takenInThisLoop);
+  Value getRing(Value buffer, int stages, ArrayRef<Value> takenInThisLoop);
   void issueCopy(OpBuilder &b, scf::ForOp loop, AsyncCopyOp copy, Value iv,
                  Value ring, Value stage, Value inRange, bool commit = true);
   void dropWaitsCoveredByLoops();
-  /// Rings whose slot one copy holds across loops (a persistent loop's own
-  /// copies, a kernel's copy before the loops): no other copy joins them.
-  DenseSet<Value> heldRings;
   /// The staged copies of `context` (the kernel's top block, or the body of
   /// the persistent loop `outer`) and of the branches of its scf.if ops
   /// that are not in a pipelined loop: see the definition.
@@ -293,7 +374,7 @@ void Pipeliner::carryOuterBases() {
   }
 }
 
-Value Pipeliner::getRing(OpBuilder &b, Value buffer, int stages,
+Value Pipeliner::getRing(Value buffer, int stages,
                          ArrayRef<Value> takenInThisLoop) {
   if (Value ring = rings.lookup(buffer))
     return ring;
@@ -303,22 +384,13 @@ Value Pipeliner::getRing(OpBuilder &b, Value buffer, int stages,
   // stages are paid for once.
   for (Value ring : ringList) {
     auto ringType = cast<SharedBufferType>(ring.getType());
-    if (ringType.getTileShape() == type.getShape() &&
-        ringType.getElementType() == type.getElementType() &&
-        ringType.getLayout() == type.getLayout() &&
-        ringType.getNumStages() == stages &&
+    if (sameTiles(ringType, type) && ringType.getNumStages() == stages &&
         !llvm::is_contained(takenInThisLoop, ring)) {
       rings[buffer] = ring;
       return ring;
     }
   }
-  SmallVector<int64_t> shape = {stages};
-  llvm::append_range(shape, type.getShape());
-  auto ringType = SharedBufferType::get(
-      func.getContext(), shape, type.getElementType(), type.getLayout());
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointAfterValue(buffer);
-  Value ring = AllocOp::create(b, buffer.getLoc(), ringType, IntegerAttr());
+  Value ring = createRing(buffer, stages);
   rings[buffer] = ring;
   ringList.push_back(ring);
   return ring;
@@ -376,7 +448,7 @@ LogicalResult Pipeliner::pipelineLoop(scf::ForOp loop,
   size_t ringsBefore = ringList.size();
   SmallVector<Value> loopRings(busy);
   for (StagedCopy c : copies)
-    loopRings.push_back(getRing(b, c.copy.getBuffer(), stages, loopRings));
+    loopRings.push_back(getRing(c.copy.getBuffer(), stages, loopRings));
   loopRings.erase(loopRings.begin(), loopRings.begin() + busy.size());
   bool reusesRings = llvm::any_of(loopRings, [&](Value ring) {
     return llvm::is_contained(ArrayRef<Value>(ringList).take_front(ringsBefore),
@@ -587,42 +659,18 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
       return arith::IndexCastOp::create(b, loc, i32, v);
     return arith::TruncIOp::create(b, loc, i32, v);
   };
-  bool wgmma = false;
-  func.walk([&](MmaOp mma) {
-    wgmma |= cast<MmaLayoutAttr>(mma.getAcc().getType().getEncoding())
-                 .getVersion() == 3;
-  });
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
         step = loop.getStep();
   SmallVector<RingSync *> syncs;
   for (Value ring : loopRings)
     syncs.push_back(&getRingSync(ring));
-  // Slot n of a ring is stage n % S; its full barrier completes phase
-  // n / S when the copy lands, its empty barrier phase n / S when the
-  // readers are done. A copy into slot n waits for the release of slot
-  // n - S: parity (n / S + 1) % 2 (for n < S the phase "before the first",
-  // which counts as completed).
-  auto stageOf = [&](Value n) {
-    return arith::RemUIOp::create(b, loc, n, c32(stages));
-  };
-  auto parityOf = [&](Value n, int64_t plus) -> Value {
-    Value phase = arith::DivUIOp::create(b, loc, n, c32(stages));
-    if (plus)
-      phase = arith::AddIOp::create(b, loc, phase, c32(plus));
-    return arith::AndIOp::create(b, loc, phase, c32(1));
-  };
+  auto stageOf = [&](Value n) { return slotStage(b, loc, n, stages); };
   // Copy of iteration `iv` into slot `n`, when `inRange`.
   auto issue = [&](StagedCopy c, Value ring, RingSync *sync, Value iv, Value n,
                    Value inRange) -> Operation * {
-    auto ifOp = scf::IfOp::create(b, loc, inRange, /*else=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    Value stage = stageOf(n);
-    MbarrierWaitOp::create(b, loc, sync->empty, stage, parityOf(n, 1));
-    // No cp.async group: the barrier tracks the copies.
-    issueCopy(b, loop, c.copy, iv, ring, stage, Value(), /*commit=*/false);
-    MbarrierArriveCopiesOp::create(b, loc, sync->full, stage);
-    return ifOp;
+    return issueIntoSlot(b, loc, *sync, n, stages, inRange, [&](Value stage) {
+      issueCopy(b, loop, c.copy, iv, ring, stage, Value(), /*commit=*/false);
+    });
   };
 
   // The slots this loop uses: its trip count, max(0, ceil((ub - lb) / step)).
@@ -687,17 +735,16 @@ LogicalResult Pipeliner::pipelineLoopMbarrier(scf::ForOp loop,
     Value nAhead = arith::AddIOp::create(b, loc, n, c32(stages - 1));
     if (stages == 1)
       issue(c, ring, sync, aheadIv, nAhead, aheadInRange);
-    MbarrierWaitOp::create(b, loc, sync->full, stage, parityOf(n, 0));
-    if (wgmma)
-      FenceAsyncSharedOp::create(b, loc);
-    Value current = stageOfRing(b, loc, ring, stage);
-    if (stages > 1 && !issueAheadAfter)
-      issue(c, ring, sync, aheadIv, nAhead, aheadInRange);
-    if (stages > 1 && issueAheadAfter) {
-      // In program order after the copies issued there before.
+    Value current = waitForSlot(b, loc, *sync, ring, n, stage, wgmma);
+    if (stages > 1) {
+      // Where the copy stood, or after `issueAheadAfter` (in program order
+      // after the copies issued there before).
       OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointAfter(issueAheadAfter);
-      issueAheadAfter = issue(c, ring, sync, aheadIv, nAhead, aheadInRange);
+      if (issueAheadAfter)
+        b.setInsertionPointAfter(issueAheadAfter);
+      Operation *issued = issue(c, ring, sync, aheadIv, nAhead, aheadInRange);
+      if (issueAheadAfter)
+        issueAheadAfter = issued;
     }
     Value buffer = c.copy.getBuffer();
     buffer.replaceUsesWithIf(current, [&](OpOperand &use) {
@@ -849,13 +896,7 @@ LogicalResult Pipeliner::placeSingleCopies(Block *context, scf::ForOp outer) {
     return a.point != b.point ? a.point->isBeforeInBlock(b.point)
                               : a.staged.copy->isBeforeInBlock(b.staged.copy);
   });
-  MLIRContext *ctx = func.getContext();
-  Type i32 = IntegerType::get(ctx, 32);
-  bool wgmma = false;
-  func.walk([&](MmaOp mma) {
-    wgmma |= cast<MmaLayoutAttr>(mma.getAcc().getType().getEncoding())
-                 .getVersion() == 3;
-  });
+  Type i32 = IntegerType::get(func.getContext(), 32);
   for (Single &single : singles) {
     AsyncCopyOp copy = single.staged.copy;
     Block *block = copy->getBlock();
@@ -863,31 +904,19 @@ LogicalResult Pipeliner::placeSingleCopies(Block *context, scf::ForOp outer) {
     auto type = cast<SharedBufferType>(buffer.getType());
     Value ring;
     if (isReadOnlyInItsBlock(copy)) {
-      for (Value r : ringList) {
-        auto ringType = cast<SharedBufferType>(r.getType());
-        if (!heldRings.contains(r) &&
-            ringType.getTileShape() == type.getShape() &&
-            ringType.getElementType() == type.getElementType() &&
-            ringType.getLayout() == type.getLayout()) {
-          ring = r;
-          break;
-        }
-      }
+      auto shared = llvm::find_if(ringList, [&](Value r) {
+        return !heldRings.contains(r) &&
+               sameTiles(cast<SharedBufferType>(r.getType()), type);
+      });
+      if (shared != ringList.end())
+        ring = *shared;
     }
     if (!ring) {
       // A ring of its own: only for a copy of the kernel's top block (a
       // persistent loop's own copies are that loop's to pipeline).
       if (outer || block != context)
         continue;
-      OpBuilder b(ctx);
-      b.setInsertionPointAfterValue(buffer);
-      SmallVector<int64_t> shape = {1};
-      llvm::append_range(shape, type.getShape());
-      ring = AllocOp::create(b, buffer.getLoc(),
-                             SharedBufferType::get(ctx, shape,
-                                                   type.getElementType(),
-                                                   type.getLayout()),
-                             IntegerAttr());
+      ring = createRing(buffer, 1);
       ringList.push_back(ring);
       heldRings.insert(ring);
     }
@@ -923,28 +952,22 @@ LogicalResult Pipeliner::placeSingleCopies(Block *context, scf::ForOp outer) {
     // Issue (after the release of the slot's previous use), then wait.
     int64_t stages = cast<SharedBufferType>(ring.getType()).getNumStages();
     b.setInsertionPoint(copy);
-    Value stage = arith::RemUIOp::create(b, loc, n, c32(stages));
+    Value stage = slotStage(b, loc, n, stages);
     Value phase = arith::DivUIOp::create(b, loc, n, c32(stages));
     Value fullParity = arith::AndIOp::create(b, loc, phase, c32(1));
     Value emptyParity = arith::AndIOp::create(
         b, loc, arith::AddIOp::create(b, loc, phase, c32(1)), c32(1));
-    // In a branch of its own, as the loops' copies: warp specialization
-    // gives the producer the copies of an arrival's block.
     Value always = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-    auto issueIf = scf::IfOp::create(b, loc, always, /*else=*/false);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(issueIf.thenBlock());
-      MbarrierWaitOp::create(b, loc, sync.empty, stage, emptyParity);
-      Value view = stageOfRing(b, loc, ring, stage);
-      AsyncCopyOp::create(b, loc, copy.getView(), copy.getOffsets(),
-                          copy.getDimsAttr(), view, Value());
-      MbarrierArriveCopiesOp::create(b, loc, sync.full, stage);
-    }
-    MbarrierWaitOp::create(b, loc, sync.full, stage, fullParity);
-    if (wgmma)
-      FenceAsyncSharedOp::create(b, loc);
-    Value current = stageOfRing(b, loc, ring, stage);
+    issueIntoSlot(
+        b, loc, sync, n, stages, always,
+        [&](Value stage) {
+          AsyncCopyOp::create(b, loc, copy.getView(), copy.getOffsets(),
+                              copy.getDimsAttr(),
+                              stageOfRing(b, loc, ring, stage), Value());
+        },
+        stage, emptyParity);
+    Value current =
+        waitForSlot(b, loc, sync, ring, n, stage, wgmma, fullParity);
     buffer.replaceUsesWithIf(current, [&](OpOperand &use) {
       return use.getOwner() != copy.getOperation();
     });
@@ -960,6 +983,10 @@ LogicalResult Pipeliner::placeSingleCopies(Block *context, scf::ForOp outer) {
 }
 
 LogicalResult Pipeliner::run() {
+  func.walk([&](MmaOp mma) {
+    wgmma |= cast<MmaLayoutAttr>(mma.getAcc().getType().getEncoding())
+                 .getVersion() == 3;
+  });
   SmallVector<scf::ForOp> loops;
   func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
   // Buffers that an innermost copy loop copies into with the staged
@@ -1035,19 +1062,12 @@ LogicalResult Pipeliner::run() {
         if (!joinable.contains(v))
           return false;
         auto type = cast<SharedBufferType>(v.getType());
-        auto sameTile = [&](SharedBufferType t) {
-          return t.getTileShape() == type.getShape() &&
-                 t.getElementType() == type.getElementType() &&
-                 t.getLayout() == type.getLayout();
+        auto holds = [&](Value other) {
+          return sameTiles(cast<SharedBufferType>(other.getType()), type);
         };
-        return llvm::any_of(staged,
-                            [&](Value b) {
-                              return sameTile(
-                                  cast<SharedBufferType>(b.getType()));
-                            }) ||
+        return llvm::any_of(staged, holds) ||
                llvm::any_of(ringList, [&](Value r) {
-                 return !heldRings.contains(r) &&
-                        sameTile(cast<SharedBufferType>(r.getType()));
+                 return !heldRings.contains(r) && holds(r);
                });
       };
       func.walk([&](AllocOp alloc) {
@@ -1106,10 +1126,7 @@ LogicalResult Pipeliner::run() {
     for (StagedCopy c : copies) {
       auto type = cast<SharedBufferType>(c.copy.getBuffer().getType());
       for (Value ring : ringList) {
-        auto ringType = cast<SharedBufferType>(ring.getType());
-        if (ringType.getTileShape() == type.getShape() &&
-            ringType.getLayout() == type.getLayout() &&
-            ringType.getElementType() == type.getElementType() &&
+        if (sameTiles(cast<SharedBufferType>(ring.getType()), type) &&
             !llvm::is_contained(reused, ring)) {
           reused.push_back(ring);
           break;

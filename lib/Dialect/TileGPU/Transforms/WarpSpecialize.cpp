@@ -73,6 +73,12 @@ SmallVector<Operation *> producerRoots(Block *top) {
   return roots.takeVector();
 }
 
+/// Moves `from`'s ops but its terminator to the start of `to`.
+void moveBody(Block *from, Block *to) {
+  to->getOperations().splice(to->begin(), from->getOperations(), from->begin(),
+                             from->getTerminator()->getIterator());
+}
+
 /// Keeps in `top` only `roots` and what they need; loops keep only the
 /// state the copies need (a persistent loop's ring slots).
 LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
@@ -175,11 +181,6 @@ LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
     OpBuilder b(ifOp);
     auto fresh = scf::IfOp::create(b, ifOp.getLoc(), ifOp.getCondition(),
                                    /*withElse=*/!ifOp.getElseRegion().empty());
-    auto moveBody = [](Block *from, Block *to) {
-      to->getOperations().splice(to->begin(), from->getOperations(),
-                                 from->begin(),
-                                 from->getTerminator()->getIterator());
-    };
     moveBody(ifOp.thenBlock(), fresh.thenBlock());
     if (ifOp.elseBlock())
       moveBody(ifOp.elseBlock(), fresh.elseBlock());
@@ -211,8 +212,7 @@ LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
     SmallVector<Value> yielded;
     for (unsigned i : kept)
       yielded.push_back(yield->getOperand(i));
-    to->getOperations().splice(to->begin(), from->getOperations(),
-                               from->begin(), yield->getIterator());
+    moveBody(from, to);
     b.setInsertionPointToEnd(to);
     scf::YieldOp::create(b, yield->getLoc(), yielded);
     loop.getInductionVar().replaceAllUsesWith(fresh.getInductionVar());
