@@ -703,7 +703,9 @@ def read_text(path):
 
 def lit_run_commands(path):
     """The tool commands of the RUN lines of a lit test, as
-    (tool, argv with %s/%S/%kernels/%t left in, expects failure)."""
+    (tool, argv with %s/%S/%kernels/%t left in, expects failure, path,
+    address-space limit in bytes of a `ulimit -v` earlier in the line or
+    None): a command the test runs under a limit is fuzzed under it."""
     text = read_text(path)
     if re.search(r"REQUIRES:.*\bcuda\b", text):
         return []
@@ -725,10 +727,14 @@ def lit_run_commands(path):
         current = ""
     commands = []
     for line in lines:
+        limit = None
         for segment in re.split(r"\|\|?|&&|;", line):
             try:
                 words = shlex.split(segment)
             except ValueError:
+                continue
+            if words[:2] == ["ulimit", "-v"] and len(words) == 3 and words[2].isdigit():
+                limit = int(words[2]) * 1024
                 continue
             words = [w for w in words if w != "2>&1"]
             expect_fail = False
@@ -750,7 +756,7 @@ def lit_run_commands(path):
                 if w.startswith((">", "2>")):
                     continue
                 argv.append(w)
-            commands.append((words[0], argv, expect_fail, path))
+            commands.append((words[0], argv, expect_fail, path, limit))
     return commands
 
 
@@ -788,6 +794,8 @@ class Case:
         self.note = note
         self.invalid = invalid
         self.files = {}  # relative name -> text | ("link", target) | ("dir",)
+        # The address-space limit of the command's RUN line (bytes), if any.
+        self.memory_limit = None
         self.bundles = {}  # relative dir -> (source bundle, manifest text)
 
 
@@ -832,6 +840,9 @@ def materialize(case, workdir):
 
 def run_case(case, bindir, workdir, timeout, memory_limit, env):
     argv = [os.path.join(bindir, case.tool)] + materialize(case, workdir)
+    if case.memory_limit:
+        memory_limit = min(memory_limit, case.memory_limit) if memory_limit \
+            else case.memory_limit
     start = time.time()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL, cwd=workdir, env=env,
@@ -901,7 +912,8 @@ def save_reproducer(outdir, index, kind, case, workdir, rc, text):
     with open(os.path.join(dest, "command.sh"), "w") as f:
         f.write("#!/bin/sh\n# %s: %s\n# exit status %s\n" % (kind, case.note, rc))
         f.write("# run from this folder with the tools on PATH\n")
-        f.write("cd \"$(dirname \"$0\")\" && " + shell_command(case) + "\n")
+        limit = "ulimit -v %d && " % (case.memory_limit // 1024) if case.memory_limit else ""
+        f.write("cd \"$(dirname \"$0\")\" && " + limit + shell_command(case) + "\n")
     with open(os.path.join(dest, "output.txt"), "w") as f:
         f.write(text)
     return dest
@@ -1179,13 +1191,14 @@ class Generator:
         rng = self.rng
         use_run = self.runs and rng.random() < 0.5
         if use_run:
-            tool, argv, expect_fail, source = rng.choice(self.runs)
+            tool, argv, expect_fail, source, limit = rng.choice(self.runs)
         else:
             tool, argv = rng.choice(self.invocations)
-            expect_fail, source = False, None
+            expect_fail, source, limit = False, None, None
         # Half the cases mutate an input, half the command line.
         mutate_inputs = rng.random() < 0.5
         case = Case(tool, [], "", False)
+        case.memory_limit = limit
         argv, notes, invalid = self.substitute(case, list(argv), source, mutate_inputs)
         if not mutate_inputs:
             kernel_text = next((c for c in case.files.values() if isinstance(c, str)), "")

@@ -43,6 +43,7 @@
 #include "tile/Executor/Executor.h"
 #include "tile/Pipelines/Pipelines.h"
 #include "tile/Support/Checked.h"
+#include "tile/Support/Float16.h"
 #include "tile/Support/SourceFile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -62,7 +63,9 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 using namespace mlir;
@@ -132,7 +135,14 @@ namespace {
 struct HostView {
   Type type;
   std::string name;
-  std::vector<uint8_t> bytes;
+  /// From calloc: the pages of a large view stay untouched (and zero) until
+  /// written, so "zeros" costs nothing and other initializers touch each
+  /// page once.
+  struct Free {
+    void operator()(uint8_t *p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t[], Free> memory;
+  size_t size = 0;
   ViewArg view;
   /// Read from a .npy file: its memory holds the values already.
   bool loaded = false;
@@ -232,25 +242,17 @@ static bool isFloatKind(ElementKind kind) {
 /// Writes `value` as element `i` of view memory of `kind`: its `f` for
 /// float kinds, its `i` (in range, checked when parsed) for integers.
 static void storeElement(HostView &host, int64_t i, Number value) {
-  uint8_t *p = host.bytes.data() + i * getElementBytes(host.view.element);
+  uint8_t *p = host.memory.get() + i * getElementBytes(host.view.element);
   auto put = [&](auto v) { std::memcpy(p, &v, sizeof(v)); };
   float f = static_cast<float>(value.f);
   switch (host.view.element) {
-  case ElementKind::F16: {
-    // Through the executor's own rounding: tile.astype does the same.
-    APFloat a(f);
-    bool loses;
-    a.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven, &loses);
-    put(static_cast<uint16_t>(a.bitcastToAPInt().getZExtValue()));
+  case ElementKind::F16:
+    // The executor's own rounding (tile.astype's), nearest-even.
+    put(tilefloat::floatToHalf(f));
     return;
-  }
-  case ElementKind::BF16: {
-    APFloat a(f);
-    bool loses;
-    a.convert(APFloat::BFloat(), APFloat::rmNearestTiesToEven, &loses);
-    put(static_cast<uint16_t>(a.bitcastToAPInt().getZExtValue()));
+  case ElementKind::BF16:
+    put(tilefloat::floatToBFloat16(f));
     return;
-  }
   case ElementKind::F32:
     put(f);
     return;
@@ -315,12 +317,31 @@ static LogicalResult parseViewShape(StringRef spec, StringRef typeText,
   return success();
 }
 
+/// Copies the first `filled` bytes of `memory` over the rest of its `size`
+/// bytes, doubling the copied run: a pattern repeated in O(log n) memcpys.
+static void repeatPattern(uint8_t *memory, size_t filled, size_t size) {
+  while (filled < size) {
+    size_t chunk = std::min(filled, size - filled);
+    std::memcpy(memory + filled, memory, chunk);
+    filled += chunk;
+  }
+}
+
 /// Allocates the memory of a view whose shape parseViewShape read and
 /// fills it from `init`.
 static LogicalResult initView(StringRef spec, StringRef init, HostView &host) {
   int64_t n = *::tile::checked::product(host.view.sizes);
-  host.bytes.assign(n * getElementBytes(host.view.element), 0);
-  host.view.data = host.bytes.data();
+  size_t elementBytes = getElementBytes(host.view.element);
+  host.size = static_cast<size_t>(n) * elementBytes;
+  // At least one byte, so that an empty view has an address too.
+  host.memory.reset(static_cast<uint8_t *>(std::calloc(host.size + 1, 1)));
+  if (!host.memory) {
+    llvm::errs() << "error: cannot allocate the "
+                 << ::tile::checked::formatBytes(host.size) << " of '" << spec
+                 << "'\n";
+    return failure();
+  }
+  host.view.data = host.memory.get();
   bool isFloat = isFloatKind(host.view.element);
 
   if (init == "zeros")
@@ -339,34 +360,36 @@ static LogicalResult initView(StringRef spec, StringRef init, HostView &host) {
       storeElement(host, i, Number{i, static_cast<double>(i)});
     return success();
   }
-  if (init.consume_front("fill:")) {
-    std::string error;
-    FailureOr<Number> value = parseNumber(init, host.type, error);
-    if (failed(value)) {
-      llvm::errs() << "error: bad fill value in '" << spec << "': " << error
-                   << "\n";
-      return failure();
-    }
-    for (int64_t i = 0; i < n; ++i)
-      storeElement(host, i, *value);
-    return success();
-  }
-  if (init.consume_front("values:")) {
+  // fill:V is values:V with one value.
+  bool isFill = init.consume_front("fill:");
+  if (isFill || init.consume_front("values:")) {
     SmallVector<StringRef> items;
-    init.split(items, ',');
+    if (isFill)
+      items.push_back(init);
+    else
+      init.split(items, ',');
     SmallVector<Number> values;
     for (StringRef item : items) {
       std::string error;
       FailureOr<Number> value = parseNumber(item, host.type, error);
       if (failed(value)) {
-        llvm::errs() << "error: bad value '" << item << "' in '" << spec
-                     << "': " << error << "\n";
+        if (isFill)
+          llvm::errs() << "error: bad fill value in '" << spec << "': " << error
+                       << "\n";
+        else
+          llvm::errs() << "error: bad value '" << item << "' in '" << spec
+                       << "': " << error << "\n";
         return failure();
       }
       values.push_back(*value);
     }
-    for (int64_t i = 0; i < n; ++i)
-      storeElement(host, i, values[i % values.size()]);
+    // The values once, then copies of them (cyclically, as if stored one
+    // element at a time).
+    int64_t once = std::min<int64_t>(n, static_cast<int64_t>(values.size()));
+    for (int64_t i = 0; i < once; ++i)
+      storeElement(host, i, values[i]);
+    repeatPattern(host.memory.get(), static_cast<size_t>(once) * elementBytes,
+                  host.size);
     return success();
   }
   if (init.consume_front("random:")) {
@@ -471,14 +494,22 @@ static LogicalResult readNpyArg(StringRef file, Type argType, HostView &host) {
   host.view.strides.assign(host.view.sizes.size(), 1);
   for (int d = static_cast<int>(host.view.sizes.size()) - 2; d >= 0; --d)
     host.view.strides[d] = host.view.strides[d + 1] * host.view.sizes[d + 1];
-  host.bytes.assign(data.begin(), data.end());
-  host.view.data = host.bytes.data();
+  host.size = data.size();
+  host.memory.reset(static_cast<uint8_t *>(std::malloc(host.size + 1)));
+  if (!host.memory) {
+    llvm::errs() << "error: cannot allocate the "
+                 << ::tile::checked::formatBytes(host.size) << " of @" << file
+                 << "\n";
+    return failure();
+  }
+  std::memcpy(host.memory.get(), data.data(), host.size);
+  host.view.data = host.memory.get();
   host.loaded = true;
   return success();
 }
 
 static void printValue(llvm::raw_ostream &os, const HostView &host, int64_t i) {
-  const uint8_t *p = host.bytes.data() + i * getElementBytes(host.view.element);
+  const uint8_t *p = host.memory.get() + i * getElementBytes(host.view.element);
   auto get = [&](auto v) {
     std::memcpy(&v, p, sizeof(v));
     return v;
@@ -707,7 +738,7 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
         if (failed(readNpyArg(spec.drop_front(),
                               kernel.getArgumentTypes()[index], *host)))
           return 1;
-        bytes = static_cast<int64_t>(host->bytes.size());
+        bytes = static_cast<int64_t>(host->size);
       } else {
         auto [typeText, dims] = lhs.drop_back().split('[');
         if (failed(parseViewShape(spec, typeText, dims, ctx, *host, bytes)))
@@ -822,7 +853,7 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
                                found->view.sizes.end());
     if (!tilebundle::writeFileBytes(
             file.str(),
-            tilebundle::encodeNpy(*dtype, shape, found->bytes.data()), error)) {
+            tilebundle::encodeNpy(*dtype, shape, found->memory.get()), error)) {
       llvm::errs() << "error: " << error << "\n";
       return 1;
     }
