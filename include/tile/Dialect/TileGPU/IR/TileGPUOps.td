@@ -198,8 +198,10 @@ def TileGPU_MmaWaitOp : TileGPU_Op<"mma_wait",
   let arguments = (ins Variadic<TileGPU_Tensor>:$values, I32Attr:$pending,
                        UnitAttr:$pin);
   let results = (outs Variadic<TileGPU_Tensor>:$results);
+  // The optional group keeps a wait without values from printing two
+  // spaces before its attributes.
   let assemblyFormat = [{
-    $values attr-dict (`:` type($values)^)?
+    ($values^)? attr-dict (`:` type($values)^)?
   }];
   let hasVerifier = 1;
 }
