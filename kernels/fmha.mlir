@@ -10,7 +10,8 @@
 // by editing this file: tile-fast-math (flush_to_zero, approximate division,
 // FMA), tile-split-loop (unmasked loop + masked tail), tile-remap-blocks
 // (heaviest blocks first), software pipelining from the `latency` hints.
-// The sm_90 hint: 8 warps (two wgmma warpgroups). TMA applies where it can
+// The sm_90 hint: 8 warps (two wgmma warpgroups) for 128-row tiles; with the
+// default 64-row tiles the kernel's 4 warps are used. TMA applies where it can
 // (a producer warpgroup, 16-byte aligned views): 2-9% faster than cp.async
 // at every S, causal or not (docs/perf.md, 2026-12-02, h11 against h8);
 // `--tma=off` turns it off.

@@ -116,6 +116,16 @@ namespace {
 
 bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
 
+/// Whether `mma` (static shapes) fits mma.sync m16n8k16 with `numWarps`
+/// warps splitting M: each warp owns whole 16-row blocks (so do wgmma's
+/// warpgroups, 64 rows each), and the lowering steps N by 8 and K by 16.
+bool fitsMmaSync(tile::MmaOp mma, int numWarps) {
+  auto accType = cast<RankedTensorType>(mma.getAcc().getType());
+  auto aType = cast<RankedTensorType>(mma.getA().getType());
+  return accType.getDimSize(0) % (16 * numWarps) == 0 &&
+         accType.getDimSize(1) % 8 == 0 && aType.getDimSize(1) % 16 == 0;
+}
+
 bool isConstantSource(Operation *op) {
   return isa<tile::FullOp, tile::SplatOp, tile::IotaOp, arith::ConstantOp>(op);
 }
@@ -209,8 +219,6 @@ private:
 
 LogicalResult LayoutAssigner::rewriteMma(tile::MmaOp mma) {
   Value a = mma.getA(), b = mma.getB();
-  // mma.sync m16n8k16 with warps splitting M: each warp owns whole 16-row
-  // blocks, and the lowering steps N by 8 and K by 16.
   auto aType = cast<RankedTensorType>(a.getType());
   auto accType = cast<RankedTensorType>(mma.getAcc().getType());
   if (!aType.hasStaticShape() || !accType.hasStaticShape() ||
@@ -218,7 +226,7 @@ LogicalResult LayoutAssigner::rewriteMma(tile::MmaOp mma) {
     return mma.emitOpError() << "needs static shapes: run tile-specialize";
   int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
           k = aType.getDimSize(1);
-  if (m % (16 * numWarps) != 0 || n % 8 != 0 || k % 16 != 0)
+  if (!fitsMmaSync(mma, numWarps))
     return mma.emitOpError()
            << "a " << m << "x" << n << "x" << k
            << " (MxNxK) mma does not fit mma.sync.m16n8k16 with " << numWarps
@@ -615,6 +623,23 @@ struct TileGPUAssignLayoutsPass
     int warps = numWarps > 0 ? numWarps
                              : static_cast<int>(getLaunchHint(
                                    func, "num_warps", chip, /*default=*/4));
+    // A per-architecture num_warps hint is a preference for the kernel's
+    // usual tiles: where an mma of the tiles bound here cannot be split
+    // over that many warps (both instructions give each warp whole 16-row
+    // blocks of M), the kernel's own num_warps is used: fmha.mlir's default
+    // 64-row tiles on sm_90, whose hint of 8 warps is for 128-row tiles. An
+    // explicit num-warps is never changed.
+    int base = static_cast<int>(getLaunchHint(func, "num_warps", "",
+                                              /*default=*/4));
+    auto fits = [&](int w) {
+      return !func.walk([&](tile::MmaOp mma) {
+                    return fitsMmaSync(mma, w) ? WalkResult::advance()
+                                               : WalkResult::interrupt();
+                  })
+                  .wasInterrupted();
+    };
+    if (numWarps <= 0 && warps != base && !fits(warps) && fits(base))
+      warps = base;
     if (warps < 1 || warps > 32 || !llvm::isPowerOf2_32(warps)) {
       func.emitError() << "num_warps must be a power of two in [1, 32], got "
                        << warps;
