@@ -38,15 +38,16 @@ variant() {
 
 O3="tile-O3"
 
-# overlap_switches c|n: the overlapped pipeline of the fastest bundles
-# (docs/perf.md, 2026-12-02) into the array OVERLAP. Causal keeps the split
-# loop, which needs the 24-register producer not to spill; non-causal runs
-# unsplit.
+# overlap_switches c|n [OPTIONS]: the overlapped pipeline of the fastest
+# bundles (docs/perf.md, 2026-12-02) into the array OVERLAP, with more
+# tile-O3 options if given. Causal keeps the split loop, which needs the
+# 24-register producer not to spill; non-causal runs unsplit.
 overlap_switches() {
+  local more=${2:+ $2}
   if [ "$1" = c ]; then
-    OVERLAP=(--producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true}")
+    OVERLAP=(--producer-regs=24 "--tile-pipeline=tile-O3{overlap-mma=true$more}")
   else
-    OVERLAP=("--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}")
+    OVERLAP=("--tile-pipeline=tile-O3{overlap-mma=true split-loop=false$more}")
   fi
 }
 case "$set_name" in
@@ -168,6 +169,12 @@ perf)
       --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${OVERLAP[@]}"
     KERNEL=fmha_persistent variant "p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
       --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
+    # The same persistent kernel from kernels/fmha.mlir by tile-persistent
+    # (causal in pairs), to time against the hand-written one (not yet timed).
+    overlap_switches $c "persistent=132$([ $c = c ] && echo ' persistent-order=paired')"
+    variant "pass-p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
+      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
+    overlap_switches $c
     variant "sync-m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --mma-version=2 \
       --tile-pipeline=$O3
     # The causal one spills 20 bytes at ptxas -O3; -O1 schedules for fewer

@@ -54,6 +54,9 @@ LogicalResult PipelineOptions::verify(
     return emitError("stages must be in [0, 64] (0: from the loads' latency "
                      "hints), got " +
                      Twine(stages.getValue()));
+  if (persistent < 0)
+    return emitError("persistent must be at least 0 (0: off), got " +
+                     Twine(persistent.getValue()));
   if (maxRegisters < 1)
     return emitError("max-registers must be positive, got " +
                      Twine(maxRegisters.getValue()));
@@ -72,7 +75,8 @@ LogicalResult PipelineOptions::verify(
       failed(oneOf("ping-pong", pingPong, {"auto", "on", "off"})) ||
       failed(oneOf("tma", tma, {"auto", "on", "off"})) ||
       failed(oneOf("coalesce-stores", coalesceStores, {"auto", "on", "off"})) ||
-      failed(oneOf("shared-layout", sharedLayout, {"padded", "swizzled"})))
+      failed(oneOf("shared-layout", sharedLayout, {"padded", "swizzled"})) ||
+      failed(oneOf("persistent-order", persistentOrder, {"grid", "paired"})))
     return failure();
   return success();
 }

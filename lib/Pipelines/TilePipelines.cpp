@@ -7,6 +7,9 @@
 //   tile-O2  + tile-split-loop, tile-remap-blocks              (exact)
 //   tile-O3  + tile-fast-math                                  (approximate)
 //
+// and, at any level, tile-persistent{max-blocks=N order=O} with
+// `persistent=N persistent-order=O`.
+//
 // Every level takes the options of tile-specialize (`bind`, `num-warps`,
 // `occupancy`), so one flag turns the kernel source into an optimized
 // variant, and a switch per step, so that the ladder can be measured one step
@@ -68,8 +71,15 @@ void mlir::tile::buildTileOptPipeline(OpPassManager &pm, unsigned level,
     remap.groupSize = options.groupSize;
     pm.addNestedPass<func::FuncOp>(createTileRemapBlocks(remap));
   }
+  // After the remapping, which then orders the tiles the blocks walk.
+  if (options.persistent > 0) {
+    TilePersistentOptions persistent;
+    persistent.maxBlocks = options.persistent;
+    persistent.order = options.persistentOrder;
+    pm.addNestedPass<func::FuncOp>(createTilePersistent(persistent));
+  }
   // The selects of the unmasked loop fold, the mask code dies.
-  if (cleanup && (fastMath || splitLoop || remapBlocks))
+  if (cleanup && (fastMath || splitLoop || remapBlocks || options.persistent))
     addCleanup();
   // After the split (each loop rotates on its own) and the cleanup (the
   // folded masks no longer count as stage-0 work).

@@ -148,6 +148,16 @@ public:
   Opt<bool> fastMath{*this, ReadByTileLevel, "fast-math",
                      llvm::cl::desc("Run tile-fast-math (changes numerical "
                                     "results; default: level >= 3)")};
+  Opt<int> persistent{
+      *this, ReadByTileLevel, "persistent",
+      llvm::cl::desc("Run tile-persistent with this many blocks at most (the "
+                     "number of SMs; 0: off, at every level)"),
+      llvm::cl::init(0)};
+  Opt<std::string> persistentOrder{
+      *this, ReadByTileLevel, "persistent-order",
+      llvm::cl::desc("tile-persistent order: grid or paired (causal "
+                     "attention: pairs of query tiles of equal total work)"),
+      llvm::cl::init("grid")};
   Opt<bool> overlapMma{
       *this, ReadByTileLevel, "overlap-mma",
       llvm::cl::desc("Run tile-overlap-mma (exact; overlaps the two mmas of "

@@ -244,6 +244,54 @@ def TileRemapBlocks : Pass<"tile-remap-blocks", "func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TilePersistent : Pass<"tile-persistent", "func::FuncOp"> {
+  let summary = "One block walks many tiles: a persistent grid of at most N blocks";
+  let description = [{
+    Turns a kernel whose blocks each compute one tile of its grid into one
+    whose `max-blocks` blocks (at most) walk the tiles: block `b` takes
+    tiles `b`, `b + blocks`, `b + 2 blocks`, ... in the hardware's launch
+    order (x fastest, then y, then z). On a GPU with a producer warpgroup,
+    the next tile's loads then run while this tile finishes
+    (tilegpu-pipeline carries the ring slots across the tiles), and a
+    kernel launches once per SM instead of once per tile.
+
+    The grid rule `[gx, gy, gz]` (after specialization) becomes
+    `["min((gx) * (gy) * (gz), N)", "1", "1"]`, and the launch contract gains
+    the precondition `(gx) * (gy) * (gz) <= 2147483647` (the tile index is
+    an i32). In the body, evaluated at the top of the kernel from the views'
+    sizes, `gx`, `gy`, `gz` replace `tile.num_blocks x/y/z`, and the tile's
+    coordinates replace `tile.block_id x/y/z`:
+
+    ```
+    for t = block_id x; t < gx * gy * gz; t += num_blocks x:
+      x = t % gx;  y = (t / gx) % gy;  z = t / (gx * gy)
+      <the kernel's body>
+    ```
+
+    With `order=paired`, for work that grows (or falls) with x, as in
+    causal attention, a block takes pairs of tiles along x, `gx - 1 - i`
+    then `i`, pairs `b`, `b + blocks`, ... (pairs numbered i fastest, then
+    y, then z): every pair has the same work, so every block does within
+    one pair of the same. The middle tile of an odd `gx` is its own pair's
+    two members: computed twice, by the same block, with the same result.
+
+    Every tile is computed exactly as before by the same code, so results
+    are bitwise identical. Run it after tile-remap-blocks: its reordering
+    then applies to the tiles. The grid expressions may use integers, view
+    sizes (`Q.2`), `+ - * / %`, `cdiv`, `min` and `max`; a kernel whose
+    rule uses anything else is reported.
+  }];
+  let options = [
+    Option<"maxBlocks", "max-blocks", "int", "0",
+           "The most blocks launched (the number of SMs); 0: off">,
+    Option<"order", "order", "std::string", "\"grid\"",
+           "The tiles a block takes: grid (b, b + blocks, ...) or paired "
+           "(pairs of x tiles gx - 1 - i and i)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileFastMath : Pass<"tile-fast-math", "func::FuncOp"> {
   let summary = "Trade exactness for speed: ftz exp2, approximate division, FMA";
   let description = [{

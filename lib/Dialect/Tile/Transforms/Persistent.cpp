@@ -1,0 +1,338 @@
+//===- Persistent.cpp - one block walks many tiles ------------------------===//
+//
+// tile-persistent: a kernel of one tile a block becomes a loop over the
+// tiles of its grid, run by at most N blocks. The grid rule's expressions
+// are evaluated in the kernel (from the views' sizes) so that the body can
+// recover each tile's block coordinates.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "tile/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cctype>
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILEPERSISTENT
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Emits a grid expression (include/tile/Bundle/Expr.h's grammar, the
+/// arithmetic part: integers, NAME.d, + - * / %, cdiv, min, max,
+/// parentheses; specialization writes a negative parameter as (0 - n - 1))
+/// as i32 arith ops. Launchers evaluate the
+/// same text with checked int64 arithmetic; the precondition this pass adds
+/// keeps the product of the grid within i32, and each size of a grid
+/// dimension is within it by the launch's own limits.
+class GridExprEmitter {
+public:
+  GridExprEmitter(OpBuilder &b, func::FuncOp func, StringRef text)
+      : b(b), func(func), loc(func.getLoc()), text(text) {}
+
+  /// The value of the whole expression, or null with `error` set.
+  Value emit() {
+    Value v = parseSum();
+    skipSpace();
+    if (v && pos != text.size())
+      fail("'" + text.substr(pos, 1).str() + "' is not arithmetic");
+    return error.empty() ? v : Value();
+  }
+  const std::string &getError() const { return error; }
+
+private:
+  OpBuilder &b;
+  func::FuncOp func;
+  Location loc;
+  StringRef text;
+  size_t pos = 0;
+  std::string error;
+
+  Value fail(const Twine &why) {
+    if (error.empty())
+      error = (why + " at column " + Twine(pos + 1)).str();
+    return Value();
+  }
+  void skipSpace() {
+    while (pos < text.size() &&
+           std::isspace(static_cast<unsigned char>(text[pos])))
+      ++pos;
+  }
+  bool accept(char c) {
+    skipSpace();
+    if (pos < text.size() && text[pos] == c &&
+        // `<=`, `==`, `!=`, ... are not arithmetic: leave them to fail.
+        !(pos + 1 < text.size() && text[pos + 1] == '=')) {
+      ++pos;
+      return true;
+    }
+    return false;
+  }
+  Value constant(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  }
+
+  Value parseSum() {
+    Value lhs = parseProduct();
+    while (lhs) {
+      if (accept('+'))
+        lhs = combine<arith::AddIOp>(lhs, parseProduct());
+      else if (accept('-'))
+        lhs = combine<arith::SubIOp>(lhs, parseProduct());
+      else
+        break;
+    }
+    return lhs;
+  }
+  Value parseProduct() {
+    Value lhs = parsePrimary();
+    while (lhs) {
+      if (accept('*'))
+        lhs = combine<arith::MulIOp>(lhs, parsePrimary());
+      else if (accept('/'))
+        lhs = combine<arith::DivSIOp>(lhs, parsePrimary());
+      else if (accept('%'))
+        lhs = combine<arith::RemSIOp>(lhs, parsePrimary());
+      else
+        break;
+    }
+    return lhs;
+  }
+  template <typename OpTy> Value combine(Value lhs, Value rhs) {
+    if (!rhs)
+      return Value();
+    return OpTy::create(b, loc, lhs, rhs);
+  }
+  Value parsePrimary() {
+    skipSpace();
+    if (pos >= text.size())
+      return fail("expected a value");
+    if (accept('(')) {
+      Value v = parseSum();
+      if (v && !accept(')'))
+        return fail("expected ')'");
+      return v;
+    }
+    char c = text[pos];
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t start = pos;
+      while (pos < text.size() &&
+             std::isdigit(static_cast<unsigned char>(text[pos])))
+        ++pos;
+      int64_t value;
+      if (text.substr(start, pos - start).getAsInteger(10, value) ||
+          value > INT32_MAX)
+        return fail("'" + text.substr(start, pos - start) +
+                    "' does not fit an i32");
+      return constant(value);
+    }
+    if (!std::isalpha(static_cast<unsigned char>(c)) && c != '_')
+      return fail("'" + text.substr(pos, 1) + "' is not arithmetic");
+    size_t start = pos;
+    while (pos < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[pos])) ||
+            text[pos] == '_'))
+      ++pos;
+    StringRef name = text.substr(start, pos - start);
+    if (name == "cdiv" || name == "min" || name == "max") {
+      if (!accept('('))
+        return fail("expected '(' after " + name);
+      Value lhs = parseSum();
+      if (lhs && !accept(','))
+        return fail("expected ','");
+      Value rhs = lhs ? parseSum() : Value();
+      if (rhs && !accept(')'))
+        return fail("expected ')'");
+      if (!rhs)
+        return Value();
+      if (name == "cdiv")
+        return arith::CeilDivSIOp::create(b, loc, lhs, rhs);
+      if (name == "min")
+        return arith::MinSIOp::create(b, loc, lhs, rhs);
+      return arith::MaxSIOp::create(b, loc, lhs, rhs);
+    }
+    if (!accept('.'))
+      return fail("'" + name + "' is not a view size (NAME.d)");
+    size_t dimStart = pos;
+    while (pos < text.size() &&
+           std::isdigit(static_cast<unsigned char>(text[pos])))
+      ++pos;
+    int64_t dim;
+    if (text.substr(dimStart, pos - dimStart).getAsInteger(10, dim))
+      return fail("expected a dimension after '" + name + ".'");
+    for (BlockArgument arg : func.getArguments()) {
+      auto argName = func.getArgAttrOfType<StringAttr>(
+          arg.getArgNumber(), TileDialect::getArgNameAttrName());
+      auto view = dyn_cast<ViewType>(arg.getType());
+      if (!argName || argName.getValue() != name || !view)
+        continue;
+      if (dim >= view.getRank())
+        return fail("view '" + name + "' has no dimension " + Twine(dim));
+      return DimOp::create(b, loc, arg, dim);
+    }
+    return fail("no view argument named '" + name + "'");
+  }
+};
+
+struct TilePersistentPass
+    : public tile::impl::TilePersistentBase<TilePersistentPass> {
+  using TilePersistentBase::TilePersistentBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    auto kernel =
+        func->getAttrOfType<DictionaryAttr>(TileDialect::getKernelAttrName());
+    if (maxBlocks == 0 || !kernel)
+      return;
+    if (maxBlocks < 0) {
+      func.emitError() << "tile-persistent: max-blocks must be positive, got "
+                       << static_cast<int64_t>(maxBlocks);
+      return signalPassFailure();
+    }
+    if (order != "grid" && order != "paired") {
+      func.emitError() << "tile-persistent: order must be grid or paired, got '"
+                       << order << "'";
+      return signalPassFailure();
+    }
+    bool paired = order == "paired";
+    auto grid = dyn_cast_or_null<ArrayAttr>(kernel.get("grid"));
+    if (!grid || grid.size() != 3 ||
+        !llvm::all_of(grid, [](Attribute a) { return isa<StringAttr>(a); })) {
+      func.emitError() << "tile-persistent: the kernel has no grid rule of "
+                          "three expressions";
+      return signalPassFailure();
+    }
+    if (!func.getBody().hasOneBlock()) {
+      func.emitError() << "tile-persistent: the kernel body must be one block";
+      return signalPassFailure();
+    }
+    Block &entry = func.getBody().front();
+    OpBuilder b(func.getContext());
+    b.setInsertionPointToStart(&entry);
+    Location loc = func.getLoc();
+
+    // The grid's sizes, evaluated in the kernel.
+    SmallVector<Value, 3> sizes;
+    SmallVector<std::string, 3> texts;
+    for (Attribute a : grid) {
+      StringRef text = cast<StringAttr>(a).getValue();
+      GridExprEmitter emitter(b, func, text);
+      Value size = emitter.emit();
+      if (!size) {
+        func.emitError() << "tile-persistent: cannot evaluate the grid rule '"
+                         << text << "' in the kernel: " << emitter.getError()
+                         << " (integers, view sizes, + - * / %, cdiv, min and "
+                            "max only)";
+        return signalPassFailure();
+      }
+      sizes.push_back(size);
+      texts.push_back(text.str());
+    }
+    Value first = BlockIdOp::create(b, loc, b.getI32Type(), GridDim::x);
+    Value blocks = NumBlocksOp::create(b, loc, b.getI32Type(), GridDim::x);
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+    Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+    Value two = arith::ConstantIntOp::create(b, loc, 2, 32);
+    // grid: tiles first, first + blocks, ... (t is the tile index).
+    // paired: this block's pairs first, first + blocks, ..., two rounds
+    // each (t is the round).
+    Value pairsX, lower = first, upper, step = blocks;
+    if (paired) {
+      pairsX = arith::CeilDivSIOp::create(b, loc, sizes[0], two);
+      Value pairPlane = arith::MulIOp::create(b, loc, pairsX, sizes[1]);
+      Value pairs = arith::MulIOp::create(b, loc, pairPlane, sizes[2]);
+      Value left = arith::SubIOp::create(b, loc, pairs, first);
+      Value mine = arith::MaxSIOp::create(
+          b, loc, arith::CeilDivSIOp::create(b, loc, left, blocks), zero);
+      lower = zero;
+      upper = arith::MulIOp::create(b, loc, mine, two);
+      step = one;
+    } else {
+      Value plane = arith::MulIOp::create(b, loc, sizes[0], sizes[1]);
+      upper = arith::MulIOp::create(b, loc, plane, sizes[2]);
+    }
+    auto loop = scf::ForOp::create(b, loc, lower, upper, step);
+    Operation *loopOp = loop.getOperation();
+
+    // The body moves into the loop (everything after the loop up to the
+    // terminator), ahead of the loop's yield.
+    Block *body = loop.getBody();
+    body->getOperations().splice(
+        body->getTerminator()->getIterator(), entry.getOperations(),
+        std::next(loopOp->getIterator()), entry.getTerminator()->getIterator());
+
+    // The tile's coordinates: x fastest, as the hardware numbers blocks.
+    b.setInsertionPointToStart(body);
+    Value t = loop.getInductionVar();
+    Value x, rest;
+    if (paired) {
+      // Round t: member t % 2 of pair (t / 2) * blocks + first, whose query
+      // tiles along x are gx - 1 - i, then i. The middle pair of an odd gx
+      // computes its tile twice: the same work as any other pair (gx + 1
+      // key tiles of causal attention), the same values stored twice.
+      Value member = arith::RemSIOp::create(b, loc, t, two);
+      Value pair = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, arith::DivSIOp::create(b, loc, t, two),
+                                blocks),
+          first);
+      Value i = arith::RemSIOp::create(b, loc, pair, pairsX);
+      rest = arith::DivSIOp::create(b, loc, pair, pairsX);
+      Value last = arith::SubIOp::create(b, loc, sizes[0], one);
+      Value mirror = arith::SubIOp::create(b, loc, last, i);
+      Value second =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, member, one);
+      x = arith::SelectOp::create(b, loc, second, i, mirror);
+    } else {
+      x = arith::RemSIOp::create(b, loc, t, sizes[0]);
+      rest = arith::DivSIOp::create(b, loc, t, sizes[0]);
+    }
+    Value y = arith::RemSIOp::create(b, loc, rest, sizes[1]);
+    Value z = arith::DivSIOp::create(b, loc, rest, sizes[1]);
+    Value coords[3] = {x, y, z};
+    SmallVector<Operation *> replaced;
+    loop.getBody()->walk([&](Operation *op) {
+      if (auto id = dyn_cast<BlockIdOp>(op)) {
+        id.replaceAllUsesWith(coords[static_cast<int>(id.getDim())]);
+        replaced.push_back(op);
+      } else if (auto n = dyn_cast<NumBlocksOp>(op)) {
+        n.replaceAllUsesWith(sizes[static_cast<int>(n.getDim())]);
+        replaced.push_back(op);
+      }
+    });
+    for (Operation *op : replaced)
+      op->erase();
+
+    // The launch contract: the new grid, and the tile count within i32.
+    std::string product =
+        "(" + texts[0] + ") * (" + texts[1] + ") * (" + texts[2] + ")";
+    NamedAttrList attrs(kernel);
+    attrs.set("grid",
+              b.getStrArrayAttr(
+                  {"min(" + product + ", " +
+                       std::to_string(static_cast<int64_t>(maxBlocks)) + ")",
+                   "1", "1"}));
+    SmallVector<Attribute> preconditions;
+    if (auto old = dyn_cast_or_null<ArrayAttr>(kernel.get("requires")))
+      preconditions.assign(old.begin(), old.end());
+    preconditions.push_back(b.getStringAttr(product + " <= 2147483647"));
+    attrs.set("requires", b.getArrayAttr(preconditions));
+    func->setAttr(TileDialect::getKernelAttrName(),
+                  attrs.getDictionary(func.getContext()));
+  }
+};
+
+} // namespace
