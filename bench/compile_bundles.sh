@@ -87,6 +87,12 @@ check)
   # ragged shapes, both causal alignments, GQA, LSE, bf16, D = 64.
   variant "pp-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 --ping-pong=on --pin-waits=true "--tile-pipeline=$O3{overlap-mma=true split-loop=false}" --tma=off
   variant "pp-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --ping-pong=on --tile-pipeline=$O3 --tma=off
+  # tile-persistent (5 or 7 blocks, several tiles each) on ragged shapes:
+  # overlapped causal pairs, GQA with LSE (not yet run on the GPU).
+  variant "pass-p-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 \
+    --producer-regs=24 "--tile-pipeline=$O3{overlap-mma=true persistent=7 persistent-order=paired}"
+  variant "pass-p-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" \
+    "--tile-pipeline=$O3{persistent=5}"
   variant "tma-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tma=on "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
   variant "tma-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tma=on --tile-pipeline=$O3
   variant "tma-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --tma=on --tile-pipeline=$O3
