@@ -164,8 +164,15 @@ private:
         return arith::MinSIOp::create(b, loc, lhs, rhs);
       return arith::MaxSIOp::create(b, loc, lhs, rhs);
     }
-    if (!accept('.'))
+    if (!accept('.')) {
+      auto params =
+          func->getAttrOfType<DictionaryAttr>(TileDialect::getParamsAttrName());
+      if (params && params.get(name))
+        return fail("'" + name +
+                    "' is a parameter: specialize the kernel first "
+                    "(tile-specialize)");
       return fail("'" + name + "' is not a view size (NAME.d)");
+    }
     size_t dimStart = pos;
     while (pos < text.size() &&
            std::isdigit(static_cast<unsigned char>(text[pos])))

@@ -46,3 +46,14 @@ func.func @blocks(%X: !tile.view<?xf32> {tile.name = "X"})
 ^bb1:
   return
 }
+
+// -----
+
+// Parameters are substituted by tile-specialize, which the pipelines run
+// first.
+// expected-error @+1 {{tile-persistent: cannot evaluate the grid rule 'cdiv(X.0, ROWS)' in the kernel: 'ROWS' is a parameter: specialize the kernel first (tile-specialize) at column 15}}
+func.func @unspecialized(%X: !tile.view<?xf32> {tile.name = "X"})
+    attributes {tile.kernel = {grid = ["cdiv(X.0, ROWS)", "1", "1"]},
+                tile.params = {ROWS = 4 : i32}} {
+  return
+}
