@@ -250,14 +250,14 @@ struct TilePersistentPass
     }
     Value first = BlockIdOp::create(b, loc, b.getI32Type(), GridDim::x);
     Value blocks = NumBlocksOp::create(b, loc, b.getI32Type(), GridDim::x);
-    Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
-    Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
-    Value two = arith::ConstantIntOp::create(b, loc, 2, 32);
     // grid: tiles first, first + blocks, ... (t is the tile index).
     // paired: this block's pairs first, first + blocks, ..., two rounds
     // each (t is the round).
-    Value pairsX, lower = first, upper, step = blocks;
+    Value pairsX, one, two, lower = first, upper, step = blocks;
     if (paired) {
+      Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+      one = arith::ConstantIntOp::create(b, loc, 1, 32);
+      two = arith::ConstantIntOp::create(b, loc, 2, 32);
       pairsX = arith::CeilDivSIOp::create(b, loc, sizes[0], two);
       Value pairPlane = arith::MulIOp::create(b, loc, pairsX, sizes[1]);
       Value pairs = arith::MulIOp::create(b, loc, pairPlane, sizes[2]);
