@@ -148,6 +148,18 @@ WORK_LIMITS = ["-1", "abc", "", "1.5", "1e10", " 4", "0x10",
                "18446744073709551616", "1", "1000", "4294967296"]
 
 
+# Options of the tile levels (tile-O0..tile-O3{...}) that take values, set
+# in tile-compile's --tile-pipeline: every level must check them, also one
+# that does not run the pass that reads them (tile-O1{group-size=0} exited
+# 0 until 2026-12-02).
+TILE_LEVEL_OPTIONS = {
+    "persistent": ("llvm-int", 0, 2**31 - 1),
+    "persistent-order": ("choice", ["grid", "paired"]),
+    "group-size": ("llvm-int", 1, 2**31 - 1),
+    "remap-mode": ("choice", ["auto", "reverse", "none"]),
+}
+
+
 def value_for(rng, kind):
     """A hostile value for an option of `kind` and whether a tool must
     refuse it. kind: ("int", lo, hi) | ("choice", [valid...]) |
@@ -1013,6 +1025,17 @@ def mutate_option(rng, tool, argv):
     return out, "%s=%r" % (option, value), invalid
 
 
+def mutate_pipeline_option(rng, argv):
+    """tile-compile: --tile-pipeline replaced by a tile level with one
+    option of TILE_LEVEL_OPTIONS set."""
+    option = rng.choice(sorted(TILE_LEVEL_OPTIONS))
+    value, invalid = value_for(rng, TILE_LEVEL_OPTIONS[option])
+    level = rng.choice(["tile-O0", "tile-O1", "tile-O2", "tile-O3"])
+    out = [a for a in argv if not a.startswith("--tile-pipeline")]
+    out.append("--tile-pipeline=%s{%s=%s}" % (level, option, value))
+    return out, "%s{%s=%r}" % (level, option, value), invalid
+
+
 def scalar_arg_mutation(rng, argv):
     """tile-exec: a --arg value replaced by one its type may not hold."""
     idxs = [i for i, a in enumerate(argv) if a.startswith("--arg=")]
@@ -1217,6 +1240,8 @@ class Generator:
                     result = (argv + ["--params=%s=%s" % (name, value),
                                       "--tile-pipeline=tile-O3{bind=%s=%s}" % (name, value)],
                               "rebinding of " + name, True)
+            elif tool == "tile-compile" and what == 2:
+                result = mutate_pipeline_option(rng, argv)
             elif tool == "tile-exec" and what < 2:
                 result = scalar_arg_mutation(rng, argv)
                 if result is None and params:

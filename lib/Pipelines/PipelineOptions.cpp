@@ -54,6 +54,11 @@ LogicalResult PipelineOptions::verify(
     return emitError("stages must be in [0, 64] (0: from the loads' latency "
                      "hints), got " +
                      Twine(stages.getValue()));
+  // tile-remap-blocks checks these too, but a level that does not run it
+  // (tile-O0, tile-O1) took any value (tile-O1{group-size=0} exited 0).
+  if (groupSize < 1)
+    return emitError("group-size must be at least 1 (1: no grouping), got " +
+                     Twine(groupSize.getValue()));
   if (persistent < 0)
     return emitError("persistent must be at least 0 (0: off), got " +
                      Twine(persistent.getValue()));
@@ -76,7 +81,8 @@ LogicalResult PipelineOptions::verify(
       failed(oneOf("tma", tma, {"auto", "on", "off"})) ||
       failed(oneOf("coalesce-stores", coalesceStores, {"auto", "on", "off"})) ||
       failed(oneOf("shared-layout", sharedLayout, {"padded", "swizzled"})) ||
-      failed(oneOf("persistent-order", persistentOrder, {"grid", "paired"})))
+      failed(oneOf("persistent-order", persistentOrder, {"grid", "paired"})) ||
+      failed(oneOf("remap-mode", remapMode, {"auto", "reverse", "none"})))
     return failure();
   return success();
 }
