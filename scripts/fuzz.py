@@ -165,10 +165,21 @@ def value_for(rng, kind):
     refuse it. kind: ("int", lo, hi) | ("choice", [valid...]) |
     ("float", dtype) | ("llvm-int", lo, hi): an integer option parsed by
     LLVM's command line, which also takes hex | ("int-values", lo, hi,
-    [texts]): an integer option whose values come from `texts`."""
+    [texts]): an integer option whose values come from `texts` |
+    ("int-set", [valid ints]): an integer option (LLVM's parser) whose
+    valid values are those, tried with values around them."""
     if kind[0] == "int-values":
         text = rng.choice(kind[3])
         return text, not int_in(text, kind[1], kind[2])
+    if kind[0] == "int-set":
+        valid = kind[1]
+        near = [v + d for v in (valid[0], valid[-1]) for d in (-1, 1)]
+        text = rng.choice([str(v) for v in valid + near + [0, -valid[-1]]]
+                          + GARBAGE[:8] + HOSTILE_INTS[:4])
+        value = as_int(text)
+        if value is None and text.lower().startswith("0x"):
+            value = int(text, 16)
+        return text, value not in valid
     if kind[0] in ("int", "llvm-int"):
         lo, hi = kind[1], kind[2]
         text = rng.choice(HOSTILE_INTS + GARBAGE[:8] + [str(lo), str(hi)])
@@ -209,6 +220,9 @@ OPTIONS = {
         "--tma": ("choice", ["auto", "on", "off"]),
         "--coalesce-stores": ("choice", ["auto", "on", "off"]),
         "--emit": ("choice", ["tile", "tilegpu", "nvvm", "ptx"]),
+        "--producer-regs": ("int-set", list(range(24, 257, 8))),
+        "--view-align": ("int-set", [1, 2, 4, 8, 16]),
+        "--mma-version": ("int-set", [0, 2, 3]),
     },
     "tile-exec": {
         # tile-exec takes each size up to 2^31 - 1 (its work limit bounds
