@@ -12,6 +12,8 @@
 #         dtypes: fmha bf16 D=128 and fp16 D=64 (the perf set's best configurations)
 #         kernels: gemm, softmax and layernorm (kernels/*.mlir): the variants
 #                  bench/check_kernels.py checks and bench_kernels.py times
+#         persistent-pass: tile-persistent's kernels (not yet run on the
+#                  GPU) and their hand-written twins
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -87,17 +89,32 @@ check)
   # ragged shapes, both causal alignments, GQA, LSE, bf16, D = 64.
   variant "pp-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 --ping-pong=on --pin-waits=true "--tile-pipeline=$O3{overlap-mma=true split-loop=false}" --tma=off
   variant "pp-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --ping-pong=on --tile-pipeline=$O3 --tma=off
-  # tile-persistent (5 or 7 blocks, several tiles each) on ragged shapes:
-  # overlapped causal pairs, GQA with LSE (not yet run on the GPU).
-  variant "pass-p-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 \
-    --producer-regs=24 "--tile-pipeline=$O3{overlap-mma=true persistent=7 persistent-order=paired}"
-  variant "pass-p-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" \
-    "--tile-pipeline=$O3{persistent=5}"
   variant "tma-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tma=on "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
   variant "tma-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tma=on --tile-pipeline=$O3
   variant "tma-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --tma=on --tile-pipeline=$O3
   # wgmma with N = 96 (not a power of two) on ragged shapes.
   variant "o3-f16-d128-m128n96-c" "TILE_M=128,TILE_N=96,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tile-pipeline=$O3
+  ;;
+persistent-pass)
+  # tile-persistent's kernels, not yet run on the GPU, kept out of the
+  # check and perf sets until they are: two ragged variants for the
+  # correctness sweep (5 or 7 blocks, several tiles each: overlapped causal
+  # pairs; bf16 D=64 GQA 4 with LSE), and the persistent kernels of the perf
+  # set made by the pass from kernels/fmha.mlir, to time against
+  # kernels/fmha_persistent.mlir's (p-tmaov-cs-pp-*).
+  variant "pass-p-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 \
+    --producer-regs=24 "--tile-pipeline=$O3{overlap-mma=true persistent=7 persistent-order=paired}"
+  variant "pass-p-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" \
+    "--tile-pipeline=$O3{persistent=5}"
+  for c in c n; do
+    common="HEAD_DIM=128,CAUSAL=$([ $c = c ] && echo true || echo false),EVEN_K=true"
+    overlap_switches $c "persistent=132$([ $c = c ] && echo ' persistent-order=paired')"
+    variant "pass-p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
+      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
+    overlap_switches $c
+    KERNEL=fmha_persistent variant "p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
+      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
+  done
   ;;
 perf)
   # The autotune space for B=4 H=32 D=128 fp16 (S a multiple of 128), tile-O3.
@@ -175,12 +192,6 @@ perf)
       --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${OVERLAP[@]}"
     KERNEL=fmha_persistent variant "p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
       --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
-    # The same persistent kernel from kernels/fmha.mlir by tile-persistent
-    # (causal in pairs), to time against the hand-written one (not yet timed).
-    overlap_switches $c "persistent=132$([ $c = c ] && echo ' persistent-order=paired')"
-    variant "pass-p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
-      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
-    overlap_switches $c
     variant "sync-m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --mma-version=2 \
       --tile-pipeline=$O3
     # The causal one spills 20 bytes at ptxas -O3; -O1 schedules for fewer
