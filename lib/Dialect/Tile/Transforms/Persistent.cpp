@@ -34,22 +34,25 @@ namespace {
 /// Emits a grid expression (include/tile/Bundle/Expr.h's grammar, the
 /// arithmetic part: integers, NAME.d, + - * / %, cdiv, min, max,
 /// parentheses; specialization writes a negative parameter as (0 - n - 1))
-/// as i32 arith ops. Launchers evaluate the
-/// same text with checked int64 arithmetic; the precondition this pass adds
-/// keeps the product of the grid within i32, and each size of a grid
-/// dimension is within it by the launch's own limits.
+/// as i64 arith ops, as launchers evaluate the same text (with checked
+/// int64 arithmetic: an overflow there is an error, never a launch). The
+/// value is truncated to i32: the precondition this pass adds keeps the
+/// product of the grid, so each size, within it.
 class GridExprEmitter {
 public:
   GridExprEmitter(OpBuilder &b, func::FuncOp func, StringRef text)
       : b(b), func(func), loc(func.getLoc()), text(text) {}
 
-  /// The value of the whole expression, or null with `error` set.
+  /// The value of the whole expression as an i32, or null with `error`
+  /// set.
   Value emit() {
     Value v = parseSum();
     skipSpace();
     if (v && pos != text.size())
       fail("'" + text.substr(pos, 1).str() + "' is not arithmetic");
-    return error.empty() ? v : Value();
+    if (!error.empty())
+      return Value();
+    return arith::TruncIOp::create(b, loc, b.getI32Type(), v);
   }
   const std::string &getError() const { return error; }
 
@@ -82,7 +85,7 @@ private:
     return false;
   }
   Value constant(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, v, 32);
+    return arith::ConstantIntOp::create(b, loc, v, 64);
   }
 
   Value parseSum() {
@@ -133,10 +136,9 @@ private:
              std::isdigit(static_cast<unsigned char>(text[pos])))
         ++pos;
       int64_t value;
-      if (text.substr(start, pos - start).getAsInteger(10, value) ||
-          value > INT32_MAX)
+      if (text.substr(start, pos - start).getAsInteger(10, value))
         return fail("'" + text.substr(start, pos - start) +
-                    "' does not fit an i32");
+                    "' does not fit an i64");
       return constant(value);
     }
     if (!std::isalpha(static_cast<unsigned char>(c)) && c != '_')
@@ -188,7 +190,8 @@ private:
         continue;
       if (dim >= view.getRank())
         return fail("view '" + name + "' has no dimension " + Twine(dim));
-      return DimOp::create(b, loc, arg, dim);
+      return arith::ExtSIOp::create(b, loc, b.getI64Type(),
+                                    DimOp::create(b, loc, arg, dim));
     }
     return fail("no view argument named '" + name + "'");
   }

@@ -9,13 +9,19 @@
 // CHECK-LABEL: func.func @two_d
 // CHECK-SAME: grid = ["min((cdiv(X.0, 4)) * (X.1 / 8 + (0 - 1) + 1) * (1), 3)", "1", "1"]
 // CHECK-SAME: requires = ["Y.0 == X.0", "(cdiv(X.0, 4)) * (X.1 / 8 + (0 - 1) + 1) * (1) <= 2147483647"]
+// The rule's arithmetic is in i64 (as launchers evaluate it), each size
+// truncated to i32 (the new precondition bounds their product).
 // CHECK: %[[D0:.*]] = tile.dim %arg0[0]
-// CHECK: %[[GX:.*]] = arith.ceildivsi %[[D0]], %{{.*}} : i32
+// CHECK: %[[E0:.*]] = arith.extsi %[[D0]] : i32 to i64
+// CHECK: %[[X0:.*]] = arith.ceildivsi %[[E0]], %{{.*}} : i64
+// CHECK: %[[GX:.*]] = arith.trunci %[[X0]] : i64 to i32
 // CHECK: %[[D1:.*]] = tile.dim %arg0[1]
-// CHECK: arith.divsi %[[D1]]
-// CHECK: arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[E1:.*]] = arith.extsi %[[D1]] : i32 to i64
+// CHECK: arith.divsi %[[E1]]
+// CHECK: arith.subi %{{.*}}, %{{.*}} : i64
 // CHECK: arith.addi
-// CHECK: %[[GY:.*]] = arith.addi
+// CHECK: %[[Y0:.*]] = arith.addi
+// CHECK: %[[GY:.*]] = arith.trunci %[[Y0]] : i64 to i32
 // CHECK: %[[B:.*]] = tile.block_id x
 // CHECK: %[[NB:.*]] = tile.num_blocks x
 // GRID: %[[PLANE:.*]] = arith.muli %[[GX]], %[[GY]] : i32
