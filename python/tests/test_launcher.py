@@ -54,6 +54,10 @@ class ExprTest(unittest.TestCase):
         self.assertEqual(self.ev("min(X.0, 3) + max(1, 2) * (4 - 1)"), 9)
         self.assertEqual(self.ev("X.1 / 10"), 7)
         self.assertEqual(self.ev("X.1 % 10"), 7)
+        # tile-persistent's rule and precondition (parenthesized sizes).
+        self.assertEqual(self.ev("min((cdiv(Q.2, 128)) * (Q.0 * Q.1) * (1), 132)"), 132)
+        self.assertEqual(self.ev("min((cdiv(X.0, 4)) * (X.1 / 8 + (0 - 1) + 1) * (1), 500)"), 18)
+        self.assertEqual(self.ev("(cdiv(Q.2, 128)) * (Q.0 * Q.1) * (1) <= 2147483647"), 1)
 
     def test_requires_grammar(self):
         self.assertEqual(self.ev("X.1 <= 128"), 1)
