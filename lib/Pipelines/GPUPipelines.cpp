@@ -162,18 +162,31 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
   endStage(pm, Stage::PTX, options);
 }
 
+/// The lowering's options, checked when the pipeline is built and not only
+/// by the passes that read them, where those run: a source compiled only to
+/// tile IR (--emit=tile) took any chip (fuzzer, seed 20261203), and any
+/// --producer-regs, --view-align or --mma-version.
+static LogicalResult checkLoweringOptions(const PipelineOptions &options,
+                                          raw_ostream &errorStream) {
+  for (const std::string &error :
+       {tilegpu::getUnsupportedChipReason(options.chip),
+        tilegpu::getProducerRegsError(options.producerRegs),
+        tilegpu::getViewAlignError(options.viewAlign),
+        tilegpu::getMmaVersionError(options.mmaVersion)}) {
+    if (!error.empty()) {
+      errorStream << error << "\n";
+      return failure();
+    }
+  }
+  return success();
+}
+
 LogicalResult
 mlir::tile::buildSourceToPTXPipeline(OpPassManager &pm,
                                      const PipelineOptions &options,
                                      raw_ostream &errorStream) {
-  // Checked here too, not only where layouts are assigned: a source compiled
-  // only to tile IR (--emit=tile) took any chip (fuzzer, seed 20261203).
-  std::string reason = tilegpu::getUnsupportedChipReason(options.chip);
-  if (!reason.empty()) {
-    errorStream << reason << "\n";
-    return failure();
-  }
-  if (failed(buildTileStage(pm, options, errorStream)))
+  if (failed(checkLoweringOptions(options, errorStream)) ||
+      failed(buildTileStage(pm, options, errorStream)))
     return failure();
   buildTileToPTXPipeline(pm, options);
   return success();
@@ -198,7 +211,10 @@ void mlir::tile::registerTilePipelines() {
       "Lower specialized tile IR to a gpu.module and PTX (layouts, shared "
       "memory, pipelining, NVVM, NVPTX)",
       ReadByLowering,
-      [](OpPassManager &pm, const PipelineOptions &options, raw_ostream &) {
+      [](OpPassManager &pm, const PipelineOptions &options,
+         raw_ostream &errorStream) {
+        if (failed(checkLoweringOptions(options, errorStream)))
+          return failure();
         buildTileToPTXPipeline(pm, options);
         return success();
       });

@@ -62,22 +62,6 @@ LogicalResult PipelineOptions::verify(
   if (persistent < 0)
     return emitError("persistent must be at least 0 (0: off), got " +
                      Twine(persistent.getValue()));
-  // The lowering's passes check these too, but only where they run: a
-  // pipeline that stops before them, or a chip that does not run them,
-  // took any value (--producer-regs=-5 --emit=tile exited 0).
-  if (producerRegs < 24 || producerRegs > 256 || producerRegs % 8 != 0)
-    return emitError("producer-regs must be a multiple of 8 in [24, 256], "
-                     "got " +
-                     Twine(producerRegs.getValue()));
-  if (viewAlign < 1 || viewAlign > 16 ||
-      !llvm::isPowerOf2_32(static_cast<uint32_t>(viewAlign.getValue())))
-    return emitError("view-align must be a power of two from 1 to 16 "
-                     "(bytes), got " +
-                     Twine(viewAlign.getValue()));
-  if (mmaVersion != 0 && mmaVersion != 2 && mmaVersion != 3)
-    return emitError("mma-version must be 0 (auto), 2 (mma.sync) or 3 "
-                     "(wgmma), got " +
-                     Twine(mmaVersion.getValue()));
   if (maxRegisters < 1)
     return emitError("max-registers must be positive, got " +
                      Twine(maxRegisters.getValue()));

@@ -135,8 +135,15 @@ namespace {
 struct HostView {
   Type type;
   std::string name;
-  /// The view's memory (`size` bytes): `allocated` or `loadedBytes`.
-  uint8_t *bytes = nullptr;
+  /// The view's memory: `allocated` (`size` bytes) or `loadedBytes`.
+  uint8_t *bytes() {
+    return allocated ? allocated.get()
+                     : reinterpret_cast<uint8_t *>(loadedBytes.data());
+  }
+  const uint8_t *bytes() const {
+    return allocated ? allocated.get()
+                     : reinterpret_cast<const uint8_t *>(loadedBytes.data());
+  }
   size_t size = 0;
   /// From calloc: the pages of a large view stay untouched (and zero) until
   /// written, so "zeros" costs nothing and other initializers touch each
@@ -245,7 +252,7 @@ static bool isFloatKind(ElementKind kind) {
 /// Writes `value` as element `i` of view memory of `kind`: its `f` for
 /// float kinds, its `i` (in range, checked when parsed) for integers.
 static void storeElement(HostView &host, int64_t i, Number value) {
-  uint8_t *p = host.bytes + i * getElementBytes(host.view.element);
+  uint8_t *p = host.bytes() + i * getElementBytes(host.view.element);
   auto put = [&](auto v) { std::memcpy(p, &v, sizeof(v)); };
   float f = static_cast<float>(value.f);
   switch (host.view.element) {
@@ -338,14 +345,13 @@ static LogicalResult initView(StringRef spec, StringRef init, HostView &host) {
   host.size = static_cast<size_t>(n) * elementBytes;
   // At least one byte, so that an empty view has an address too.
   host.allocated.reset(static_cast<uint8_t *>(std::calloc(host.size + 1, 1)));
-  host.bytes = host.allocated.get();
-  if (!host.bytes) {
+  if (!host.allocated) {
     llvm::errs() << "error: cannot allocate the "
                  << ::tile::checked::formatBytes(host.size) << " of '" << spec
                  << "'\n";
     return failure();
   }
-  host.view.data = host.bytes;
+  host.view.data = host.bytes();
   bool isFloat = isFloatKind(host.view.element);
 
   if (init == "zeros")
@@ -392,7 +398,7 @@ static LogicalResult initView(StringRef spec, StringRef init, HostView &host) {
     int64_t once = std::min<int64_t>(n, static_cast<int64_t>(values.size()));
     for (int64_t i = 0; i < once; ++i)
       storeElement(host, i, values[i]);
-    repeatPattern(host.bytes, static_cast<size_t>(once) * elementBytes,
+    repeatPattern(host.bytes(), static_cast<size_t>(once) * elementBytes,
                   host.size);
     return success();
   }
@@ -499,15 +505,14 @@ static LogicalResult readNpyArg(StringRef file, Type argType, HostView &host) {
   for (int d = static_cast<int>(host.view.sizes.size()) - 2; d >= 0; --d)
     host.view.strides[d] = host.view.strides[d + 1] * host.view.sizes[d + 1];
   host.loadedBytes = std::move(data);
-  host.bytes = reinterpret_cast<uint8_t *>(host.loadedBytes.data());
   host.size = host.loadedBytes.size();
-  host.view.data = host.bytes;
+  host.view.data = host.bytes();
   host.loaded = true;
   return success();
 }
 
 static void printValue(llvm::raw_ostream &os, const HostView &host, int64_t i) {
-  const uint8_t *p = host.bytes + i * getElementBytes(host.view.element);
+  const uint8_t *p = host.bytes() + i * getElementBytes(host.view.element);
   auto get = [&](auto v) {
     std::memcpy(&v, p, sizeof(v));
     return v;
@@ -850,7 +855,7 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
     std::vector<int64_t> shape(found->view.sizes.begin(),
                                found->view.sizes.end());
     if (!tilebundle::writeFileBytes(
-            file.str(), tilebundle::encodeNpy(*dtype, shape, found->bytes),
+            file.str(), tilebundle::encodeNpy(*dtype, shape, found->bytes()),
             error)) {
       llvm::errs() << "error: " << error << "\n";
       return 1;

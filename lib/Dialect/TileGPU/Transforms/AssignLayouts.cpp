@@ -80,6 +80,13 @@ void SwitchGate::skipAt(Operation *at, const Twine &why) const {
   fail();
 }
 
+std::string mlir::tilegpu::getMmaVersionError(int64_t version) {
+  if (version == 0 || version == 2 || version == 3)
+    return "";
+  return "mma-version must be 0 (auto), 2 (mma.sync) or 3 (wgmma), got " +
+         std::to_string(version);
+}
+
 bool mlir::tilegpu::isHopperOrNewer(StringRef chip) {
   unsigned version = 0;
   return chip.consume_front("sm_") && !chip.consumeInteger(10, version) &&
@@ -655,10 +662,8 @@ struct TileGPUAssignLayoutsPass
     func->setAttr("tilegpu.occupancy",
                   IntegerAttr::get(IntegerType::get(func.getContext(), 32),
                                    getLaunchHint(func, "occupancy", chip, 1)));
-    if (mmaVersion != 0 && mmaVersion != 2 && mmaVersion != 3) {
-      func.emitError() << "mma-version must be 0 (auto), 2 (mma.sync) or 3 "
-                          "(wgmma), got "
-                       << static_cast<unsigned>(mmaVersion);
+    if (std::string error = getMmaVersionError(mmaVersion); !error.empty()) {
+      func.emitError() << error;
       return signalPassFailure();
     }
     // wgmma where the chip has it (sm_90a) and every mma fits; mma.sync

@@ -21,6 +21,13 @@ namespace tilegpu {
 using namespace mlir;
 using namespace mlir::tilegpu;
 
+std::string mlir::tilegpu::getViewAlignError(int64_t align) {
+  if (align >= 1 && align <= 16 && llvm::isPowerOf2_64(align))
+    return "";
+  return "view-align must be a power of two from 1 to 16 (bytes), got " +
+         std::to_string(align);
+}
+
 namespace {
 
 struct TileGPUSetViewAlignPass
@@ -31,10 +38,8 @@ struct TileGPUSetViewAlignPass
     func::FuncOp func = getOperation();
     if (!func->hasAttr(tile::TileDialect::getKernelAttrName()))
       return;
-    if (viewAlign < 1 || viewAlign > 16 || !llvm::isPowerOf2_32(viewAlign)) {
-      func.emitError() << "view-align must be a power of two from 1 to 16 "
-                          "(bytes), got "
-                       << static_cast<int>(viewAlign);
+    if (std::string error = getViewAlignError(viewAlign); !error.empty()) {
+      func.emitError() << error;
       return signalPassFailure();
     }
     StringRef name = tile::kAlignArgAttrName;

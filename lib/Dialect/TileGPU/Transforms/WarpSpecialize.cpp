@@ -30,6 +30,13 @@ namespace tilegpu {
 using namespace mlir;
 using namespace mlir::tilegpu;
 
+std::string mlir::tilegpu::getProducerRegsError(int64_t regs) {
+  if (regs >= 24 && regs <= 256 && regs % 8 == 0)
+    return "";
+  return "producer-regs must be a multiple of 8 in [24, 256], got " +
+         std::to_string(regs);
+}
+
 namespace {
 
 constexpr int32_t kProducerWarps = 4;
@@ -250,10 +257,9 @@ struct TileGPUWarpSpecializePass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (producerRegs < 24 || producerRegs > 256 || producerRegs % 8 != 0) {
-      func.emitError() << "producer-regs must be a multiple of 8 in [24, "
-                          "256], got "
-                       << static_cast<int>(producerRegs);
+    if (std::string error = getProducerRegsError(producerRegs);
+        !error.empty()) {
+      func.emitError() << error;
       return signalPassFailure();
     }
     FailureOr<SwitchGate> gate =

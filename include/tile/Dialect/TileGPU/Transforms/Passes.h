@@ -72,6 +72,13 @@ LogicalResult verifyTargetChip(StringRef chip,
 /// Why the GPU lowering does not support `chip` (verifyTargetChip's
 /// message), or "" when it does.
 std::string getUnsupportedChipReason(StringRef chip);
+/// Why a value of a lowering option is out of range (the message its pass
+/// reports), or "" when it is valid. The pipelines' options are checked with
+/// these before any pass runs, so that a pipeline that stops before the
+/// pass, or a chip that does not run it, does not take any value.
+std::string getProducerRegsError(int64_t regs);  // tilegpu-warp-specialize
+std::string getViewAlignError(int64_t align);    // tilegpu-set-view-align
+std::string getMmaVersionError(int64_t version); // tilegpu-assign-layouts
 /// True for sm_90 and newer chips (mbarrier waits, TMA, fences).
 bool isHopperOrNewer(StringRef chip);
 
