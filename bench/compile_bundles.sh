@@ -92,6 +92,17 @@ check)
   variant "tma-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tma=on "--tile-pipeline=$O3{overlap-mma=true split-loop=false}"
   variant "tma-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tma=on --tile-pipeline=$O3
   variant "tma-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --tma=on --tile-pipeline=$O3
+  # coalesce-stores on ragged shapes (each warp stores the rows it computed
+  # through shared memory, warp barriers only): the fastest configuration
+  # made persistent by tile-persistent, bf16 D=64 GQA with LSE, and
+  # mma.sync on 4 warps (whose 128-row tiles repeat the 64-row block tile).
+  overlap_switches c "persistent=7 persistent-order=paired"
+  variant "cs-pass-p-f16-d128-m128n128-s2-pp-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" \
+    --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
+  variant "cs-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" \
+    --tma=on --coalesce-stores=on --tile-pipeline=$O3
+  variant "cs-sync-f16-d64-m128n64-w4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false" \
+    --num-warps=4 --mma-version=2 --coalesce-stores=on --tile-pipeline=$O3
   # wgmma with N = 96 (not a power of two) on ragged shapes.
   variant "o3-f16-d128-m128n96-c" "TILE_M=128,TILE_N=96,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tile-pipeline=$O3
   ;;

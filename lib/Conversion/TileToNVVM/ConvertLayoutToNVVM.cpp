@@ -6,6 +6,7 @@
 // a register shuffle when only the order differs, else through the scratch
 // area in shared memory: barrier, each thread writes its elements at their
 // (row-padded) row-major positions, barrier, each thread reads its new ones.
+// When every element stays in its warp, the barriers are the warp's.
 // tilegpu.local_store writes a register tile into a shared tile's layout.
 //
 //===----------------------------------------------------------------------===//
@@ -98,8 +99,16 @@ FailureOr<Value> moveRegisters(ConversionPatternRewriter &rewriter,
     return failure();
   Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
   Type elementType = cast<VectorType>(resultType).getElementType();
-  // The previous user of the scratch area may still read it.
-  scratchBarrier(rewriter, loc, op);
+  // A warp-local move has scratch of its own that only its warp touches:
+  // a warp barrier orders it. Else the previous user of the scratch area
+  // may still read it, in any warp.
+  auto barrier = [&] {
+    if (move.warpLocal)
+      NVVM::SyncWarpOp::create(rewriter, loc, i32Const(rewriter, loc, -1));
+    else
+      scratchBarrier(rewriter, loc, op);
+  };
+  barrier();
   SmallVector<Value> elements = unpackVector(rewriter, loc, source);
   ScratchSide writer(rewriter, loc, *base, move, move.src, move.srcStrides,
                      lane, warp);
@@ -107,7 +116,7 @@ FailureOr<Value> moveRegisters(ConversionPatternRewriter &rewriter,
     storeElements(rewriter, loc,
                   ArrayRef<Value>(elements).slice(r, move.writeVec),
                   writer.address(r));
-  scratchBarrier(rewriter, loc, op);
+  barrier();
   ScratchSide reader(rewriter, loc, *base, move, move.dst, move.dstStrides,
                      lane, warp);
   SmallVector<Value> out;

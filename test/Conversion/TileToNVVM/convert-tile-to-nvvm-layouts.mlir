@@ -244,3 +244,47 @@ func.func @reduce_in_consumers(%s: !tile.view<?xf32>) attributes {tilegpu.num_wa
   }
   return
 }
+
+// -----
+
+#acc = #tilegpu.mma<version = 2, warps = [4, 1]>
+#slab = #tilegpu.blocked<sizePerThread = [2, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+// A warp-local move (each warp keeps the 16 rows it holds; RegisterMove's
+// warpLocal): warp barriers around the scratch writes, no block barrier, in
+// a kernel as in the consumers of a warp-specialized one.
+// CHECK-LABEL: gpu.func @convert_warp_local
+// CHECK-NOT: nvvm.barrier
+// CHECK: %[[ALL:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: nvvm.bar.warp.sync %[[ALL]] : i32
+// CHECK: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: %[[ALL2:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: nvvm.bar.warp.sync %[[ALL2]] : i32
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: nvvm.barrier
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @convert_warp_local_consumers
+// CHECK: nvvm.barrier.arrive id = %{{.*}} number_of_threads
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK-NOT: nvvm.barrier
+// CHECK: nvvm.bar.warp.sync
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NOT: nvvm.barrier
+// CHECK: gpu.return
+func.func @convert_warp_local(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tile.full 1.0 shape [64, 16] : tensor<64x16xf32, #acc>
+  %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = 0 : i64} : tensor<64x16xf32, #acc> -> tensor<64x16xf32, #slab>
+  tilegpu.store %y, %A[%c0, %c0] dims [0, 1] : tensor<64x16xf32, #slab>, !tile.view<?x?xf32>
+  return
+}
+func.func @convert_warp_local_consumers(%A: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.named_barrier 2, 128 arrive
+  } consumers(warps = 4, regs = 232) {
+    %x = tile.full 1.0 shape [64, 16] : tensor<64x16xf32, #acc>
+    %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = 0 : i64} : tensor<64x16xf32, #acc> -> tensor<64x16xf32, #slab>
+    tilegpu.store %y, %A[%c0, %c0] dims [0, 1] : tensor<64x16xf32, #slab>, !tile.view<?x?xf32>
+  }
+  return
+}

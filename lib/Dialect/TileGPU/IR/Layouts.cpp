@@ -562,6 +562,41 @@ bool RegisterMove::splitsByThread(const LinearMap &map) const {
   return llvm::none_of(map.regs, [&](int64_t r) { return r & threadBits; });
 }
 
+/// Whether every element index below `numel` is held by exactly one warp
+/// in `a` and in `b`, the same one.
+static bool holdInSameWarps(const LinearMap &a, const LinearMap &b,
+                            unsigned numWarps, int64_t numel) {
+  if (a.warps != b.warps)
+    return false;
+  // The warp holding each element, or -1; -2 for a clash.
+  auto owners = [&](const LinearMap &map) {
+    SmallVector<int> owner(numel, -1);
+    auto offset = [](ArrayRef<int64_t> bits, unsigned id) {
+      int64_t sum = 0;
+      for (auto [b, c] : llvm::enumerate(bits))
+        if (id & (1u << b))
+          sum += c;
+      return sum;
+    };
+    for (unsigned w = 0; w < numWarps; ++w)
+      for (unsigned l = 0; l < kWarpSize; ++l) {
+        int64_t base = offset(map.warps, w) + offset(map.lanes, l);
+        for (int64_t r : map.regs) {
+          int64_t i = base + r;
+          if (i < 0 || i >= numel)
+            return SmallVector<int>();
+          int &o = owner[i];
+          o = o == -1 || o == static_cast<int>(w) ? static_cast<int>(w) : -2;
+        }
+      }
+    if (llvm::any_of(owner, [](int o) { return o < 0; }))
+      return SmallVector<int>();
+    return owner;
+  };
+  SmallVector<int> fromA = owners(a);
+  return !fromA.empty() && fromA == owners(b);
+}
+
 FailureOr<RegisterMove>
 mlir::tilegpu::getRegisterMove(RankedTensorType srcType,
                                RankedTensorType dstType,
@@ -617,10 +652,16 @@ mlir::tilegpu::getRegisterMove(RankedTensorType srcType,
   move.pad = std::max(move.writeVec, move.readVec);
   int64_t numel = dstType.getNumElements();
   move.bytes = move.offset(numel - 1) * move.elementBytes + move.elementBytes;
+  // With one warp the block barrier is the warp's, and the moves may share
+  // one scratch area.
+  move.warpLocal =
+      src->numWarps > 1 && holdInSameWarps(from, to, src->numWarps, numel);
   return move;
 }
 
-int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
+int64_t mlir::tilegpu::getScratchBytes(Operation *op, bool *warpLocal) {
+  if (warpLocal)
+    *warpLocal = false;
   auto tensorType = [](Value v) {
     return dyn_cast<RankedTensorType>(v.getType());
   };
@@ -633,8 +674,11 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
     if (auto permute = dyn_cast<tile::PermuteOp>(op))
       perm = permute.getPermutation();
     FailureOr<RegisterMove> move = getRegisterMove(src, dst, perm);
-    return succeeded(move) && move->kind == RegisterMove::Shared ? move->bytes
-                                                                 : 0;
+    if (failed(move) || move->kind != RegisterMove::Shared)
+      return 0;
+    if (warpLocal)
+      *warpLocal = move->warpLocal;
+    return move->bytes;
   }
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     auto src = tensorType(reduce.getSource());
@@ -659,15 +703,26 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   return 0;
 }
 
-int64_t mlir::tilegpu::getMaxScratchBytes(Operation *root,
-                                          SmallVectorImpl<Operation *> *users) {
-  int64_t scratch = 0;
+ScratchNeeds mlir::tilegpu::getScratchNeeds(Operation *root) {
+  ScratchNeeds needs;
   root->walk([&](Operation *op) {
-    if (int64_t bytes = getScratchBytes(op)) {
-      scratch = std::max(scratch, bytes);
-      if (users)
-        users->push_back(op);
+    bool warpLocal;
+    int64_t bytes = getScratchBytes(op, &warpLocal);
+    if (!bytes)
+      return;
+    if (warpLocal) {
+      needs.warpLocalUsers.push_back({op, bytes});
+      return;
     }
+    needs.sharedBytes = std::max(needs.sharedBytes, bytes);
+    needs.users.push_back(op);
   });
-  return scratch;
+  return needs;
+}
+
+int64_t ScratchNeeds::totalBytes(int64_t alignment) const {
+  int64_t total = llvm::alignTo(sharedBytes, alignment);
+  for (auto [op, bytes] : warpLocalUsers)
+    total += llvm::alignTo(bytes, alignment);
+  return total;
 }

@@ -6,7 +6,8 @@
 // Ops that need scratch while they run (layout conversions through shared
 // memory, reductions across warps) share one area after the buffers: each
 // such op starts with a barrier, so one's scratch is free when the next
-// writes.
+// writes. A warp-local move (each warp keeps its elements) synchronizes only
+// its warp, so it gets an area of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,14 +57,17 @@ struct TileGPUAllocateSharedPass
       alloc.setOffsetAttr(b.getI64IntegerAttr(offset));
       offset += 8 * alloc.getType().getCount();
     });
-    SmallVector<Operation *> scratchUsers;
-    int64_t scratch = getMaxScratchBytes(func, &scratchUsers);
-    if (scratch) {
+    ScratchNeeds scratch = getScratchNeeds(func);
+    auto place = [&](ArrayRef<Operation *> users, int64_t bytes) {
       offset = llvm::alignTo(offset, kSharedAlignment);
-      for (Operation *op : scratchUsers)
+      for (Operation *op : users)
         op->setAttr(kScratchOffsetAttrName, b.getI64IntegerAttr(offset));
-      offset += scratch;
-    }
+      offset += bytes;
+    };
+    if (scratch.sharedBytes)
+      place(scratch.users, scratch.sharedBytes);
+    for (auto [op, bytes] : scratch.warpLocalUsers)
+      place(op, bytes);
     if (offset > maxSharedBytes) {
       func.emitError() << "the kernel needs " << offset
                        << " bytes of shared memory; "

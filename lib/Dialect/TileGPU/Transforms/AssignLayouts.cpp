@@ -390,13 +390,19 @@ LogicalResult LayoutAssigner::materializeOp(Operation *op) {
     // contiguous dimension is converted to the coalesced one; so is the
     // accumulator layout (two elements, 4 or 8 bytes, an access) with
     // coalesce-stores into a view aligned for 16-byte accesses: through
-    // shared memory, 16-byte accesses after.
+    // shared memory, 16-byte accesses after, each warp storing the rows it
+    // computed where the layouts allow (no barrier across warps).
     auto type = cast<RankedTensorType>(store.getValue().getType());
     int contiguous = getContiguousTileDim(store);
     Attribute layout = layouts.lookup(store.getValue());
-    if (!isGoodAccessLayout(layout, type.getShape(), contiguous) ||
-        (coalesceStores && isa_and_nonnull<MmaLayoutAttr>(layout) &&
-         getViewAlign(store.getView()) >= 16))
+    bool throughShared = coalesceStores &&
+                         isa_and_nonnull<MmaLayoutAttr>(layout) &&
+                         getViewAlign(store.getView()) >= 16;
+    if (throughShared)
+      require(
+          store.getValueMutable(),
+          getStoreLayout(store.getView(), type, contiguous, numWarps, layout));
+    else if (!isGoodAccessLayout(layout, type.getShape(), contiguous))
       require(store.getValueMutable(),
               getAccessLayout(store.getView(), type, contiguous, numWarps));
     return success();

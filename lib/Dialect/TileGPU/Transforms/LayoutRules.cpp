@@ -173,6 +173,44 @@ BlockedLayoutAttr mlir::tilegpu::getAccessLayout(Value view,
                                  numWarps);
 }
 
+BlockedLayoutAttr mlir::tilegpu::getStoreLayout(Value view,
+                                                RankedTensorType type,
+                                                int contiguousDim, int numWarps,
+                                                Attribute from) {
+  BlockedLayoutAttr access =
+      getAccessLayout(view, type, contiguousDim, numWarps);
+  auto moveFrom = [&](BlockedLayoutAttr to) {
+    return getRegisterMove(type.cloneWithEncoding(from),
+                           type.cloneWithEncoding(to));
+  };
+  FailureOr<RegisterMove> move = moveFrom(access);
+  if (failed(move) || move->kind != RegisterMove::Shared || move->warpLocal)
+    return access;
+  // The one dimension the warps split.
+  ArrayRef<unsigned> warps = access.getWarpsPerCTA();
+  auto split = llvm::find_if(warps, [](unsigned w) { return w > 1; });
+  if (split == warps.end() ||
+      std::find_if(split + 1, warps.end(), [](unsigned w) { return w > 1; }) !=
+          warps.end())
+    return access;
+  unsigned dim = split - warps.begin();
+  SmallVector<unsigned> perThread(access.getSizePerThread());
+  int64_t span =
+      int64_t(perThread[dim]) * access.getThreadsPerWarp()[dim] * warps[dim];
+  for (int64_t k = 2; span * k <= type.getDimSize(dim); k *= 2) {
+    perThread[dim] = access.getSizePerThread()[dim] * k;
+    auto candidate = BlockedLayoutAttr::get(type.getContext(), perThread,
+                                            access.getThreadsPerWarp(), warps,
+                                            access.getOrder());
+    if (!fitsRegisterLayout(candidate, type.getShape()))
+      break;
+    FailureOr<RegisterMove> local = moveFrom(candidate);
+    if (succeeded(local) && local->warpLocal)
+      return candidate;
+  }
+  return access;
+}
+
 bool mlir::tilegpu::isGoodAccessLayout(Attribute layout,
                                        ArrayRef<int64_t> shape,
                                        int contiguousDim) {

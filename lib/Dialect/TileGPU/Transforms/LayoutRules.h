@@ -55,6 +55,16 @@ unsigned getVectorElements(Type type, int64_t bytes);
 BlockedLayoutAttr getAccessLayout(Value view, RankedTensorType type,
                                   int contiguousDim, int numWarps);
 
+/// The access layout (getAccessLayout) of a store of a tile of `type` held
+/// in `from`, with more consecutive elements per thread along the
+/// dimension the warps split where that keeps every element in the warp
+/// that holds it in `from`: the move to it is then warp-local
+/// (RegisterMove::warpLocal) and synchronizes no other warp. From an mma
+/// accumulator (warps over 16-row slabs) this is 16 rows per warp.
+BlockedLayoutAttr getStoreLayout(Value view, RankedTensorType type,
+                                 int contiguousDim, int numWarps,
+                                 Attribute from);
+
 /// Whether a global access in `layout` is coalesced enough: a thread holds
 /// at least two consecutive elements along the contiguous dimension, or
 /// the lowest lane bit that does not replicate walks it.

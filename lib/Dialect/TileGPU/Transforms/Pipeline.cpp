@@ -1007,7 +1007,7 @@ LogicalResult Pipeliner::run() {
     if (!outer)
       stagedAnywhere.insert(copy.getBuffer());
   });
-  int64_t scratch = getMaxScratchBytes(func);
+  int64_t scratch = getScratchNeeds(func).totalBytes(/*alignment=*/128);
   // Buffers of single copies in a branch that may join a ring
   // (placeSingleCopies): they take no memory of their own then.
   DenseSet<Value> joinable;
@@ -1052,7 +1052,8 @@ LogicalResult Pipeliner::run() {
     // buffer that stays: buffers staged by any loop of the kernel become
     // (shared) rings, so only the other buffers and the rings made so far
     // count. Layout conversions through shared memory take scratch after
-    // the buffers (tilegpu-allocate-shared): the largest counts.
+    // the buffers (tilegpu-allocate-shared: the largest of the shared area,
+    // and each warp-local move's own).
     auto fits = [&](int s) {
       int64_t total = scratch;
       DenseSet<Value> staged;

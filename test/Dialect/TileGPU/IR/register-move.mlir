@@ -5,7 +5,8 @@
 // elements back; the pass fails on any wrong element, collision, offset out
 // of the scratch area, broken vector or wrong base + immediate address.
 // The kind and the plan are checked here: free moves, register shuffles,
-// and through shared memory with row padding by the wider access.
+// and through shared memory with row padding by the wider access; a move
+// marked warp-local fails the pass if a warp touches another's scratch.
 //
 // RUN: tile-opt %s -split-input-file -test-tilegpu-register-move -o /dev/null | FileCheck %s
 
@@ -22,7 +23,7 @@ func.func @rows_to_columns(%a: tensor<16x16xf32, #row>, %b: tensor<16x16xf32, #c
 #mma = #tilegpu.mma<version = 2, warps = [4, 1]>
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
 // A GEMM epilogue: accumulator fragments (pairs) to 16-byte rows.
-// CHECK-LABEL: @mma_to_blocked: move shared, rows of 64 + pad 4, write 2, read 4, 17392 bytes
+// CHECK-LABEL: @mma_to_blocked: move shared, rows of 64 + pad 4, write 2, read 4, 17392 bytes{{$}}
 // CHECK-NEXT: verified 128 threads
 func.func @mma_to_blocked(%a: tensor<64x64xf32, #mma>, %b: tensor<64x64xf32, #blocked>) { return }
 
@@ -97,7 +98,7 @@ func.func @register_order(%a: tensor<2x64xf32, #r>, %b: tensor<2x64xf32, #c>) { 
 #b1 = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 // Replicated on both sides (a bias row of a 2-d layout to a 1-d one with
 // one element per thread): every replica writes the same value.
-// CHECK-LABEL: @replicated: move shared, rows of 64 + pad 4, write 4, read 1, 256 bytes
+// CHECK-LABEL: @replicated: move shared, rows of 64 + pad 4, write 4, read 1, 256 bytes{{$}}
 // CHECK-NEXT: verified 128 threads
 func.func @replicated(%a: tensor<64xf32, #tilegpu.slice<dim = 0, parent = #p>>, %b: tensor<64xf32, #b1>) { return }
 
@@ -110,3 +111,29 @@ func.func @replicated(%a: tensor<64xf32, #tilegpu.slice<dim = 0, parent = #p>>, 
 // CHECK-LABEL: @bools_ragged: move shared, rows of 16 + pad 4, write 4, read 1, 236 bytes
 // CHECK-NEXT: verified 64 threads
 func.func @bools_ragged(%a: tensor<12x16xi1, #row>, %b: tensor<12x16xi1, #col>) { return }
+
+// -----
+
+#acc = #tilegpu.mma<version = 3, warps = [8, 1]>
+#slab = #tilegpu.blocked<sizePerThread = [8, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
+#interleaved = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
+// The fmha epilogue (tilegpu-assign-layouts' store layout): warp w holds
+// rows 16w..16w+15 of the wgmma accumulator and of the 16-byte rows of 8
+// rows a thread, so the move is warp-local; with one row a thread, warp w
+// reads rows 2w, 2w+1, 2w+16, ... that other warps computed.
+// CHECK-LABEL: @wgmma_epilogue_slabs: move shared, rows of 128 + pad 8, write 2, read 8, 34800 bytes, warp-local
+// CHECK-NEXT: verified 256 threads
+func.func @wgmma_epilogue_slabs(%a: tensor<128x128xf16, #acc>, %b: tensor<128x128xf16, #slab>) { return }
+// CHECK-LABEL: @wgmma_epilogue_interleaved: move shared, rows of 128 + pad 8, write 2, read 8, 34800 bytes{{$}}
+// CHECK-NEXT: verified 256 threads
+func.func @wgmma_epilogue_interleaved(%a: tensor<128x128xf16, #acc>, %b: tensor<128x128xf16, #interleaved>) { return }
+
+// -----
+
+#acc = #tilegpu.mma<version = 2, warps = [4, 1]>
+#slab = #tilegpu.blocked<sizePerThread = [8, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+// mma.sync repeats its 64-row block tile: warp w holds rows 16w.. and
+// 64+16w..; so does the blocked layout that repeats 64 rows.
+// CHECK-LABEL: @mma_sync_repeated_slabs: move shared, rows of 64 + pad 4, write 2, read 4, 34800 bytes, warp-local
+// CHECK-NEXT: verified 128 threads
+func.func @mma_sync_repeated_slabs(%a: tensor<128x64xf32, #acc>, %b: tensor<128x64xf32, #slab>) { return }

@@ -1,7 +1,8 @@
 // tilegpu-allocate-shared: each tilegpu.alloc gets a 128-byte aligned offset
 // in dynamic shared memory (a bump allocator in program order), the kernel
 // gets the total as tilegpu.shared_bytes, and a total above
-// max-shared-bytes is an error.
+// max-shared-bytes is an error. Scratch areas for layout moves follow the
+// buffers.
 //
 // RUN: tile-opt %s -split-input-file -tilegpu-allocate-shared | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tilegpu-allocate-shared=max-shared-bytes=4096 -verify-diagnostics | FileCheck %s --check-prefix=SMALL
@@ -66,5 +67,35 @@ func.func @reassign() {
   return
 }
 func.func @no_shared() {
+  return
+}
+
+// -----
+
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#col = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]>
+#acc = #tilegpu.mma<version = 2, warps = [4, 1]>
+#slab = #tilegpu.blocked<sizePerThread = [2, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+// Scratch after the buffers: one area for the moves that synchronize the
+// block (32x16 f32 transposed, padded rows: 2544 bytes, so the next area
+// starts 2560 on), then one area for each warp-local move (each warp keeps
+// its 16-row slabs: 5104 bytes; it synchronizes only its warp, so no other
+// move may share its bytes).
+// CHECK-LABEL: func.func @scratch_areas
+// CHECK-SAME: tilegpu.shared_bytes = 15088 : i64
+// CHECK: tilegpu.alloc {offset = 0 : i64}
+// CHECK: tilegpu.convert_layout %{{.*}} {tilegpu.scratch_offset = 2304 : i64} : tensor<32x16xf32, #{{.*}}> -> tensor<32x16xf32, #tilegpu.blocked<sizePerThread = [4, 1]
+// CHECK: tilegpu.convert_layout %{{.*}} {tilegpu.scratch_offset = 4864 : i64} : tensor<64x16xf32, #tilegpu.mma
+// CHECK: tilegpu.convert_layout %{{.*}} {tilegpu.scratch_offset = 9984 : i64} : tensor<64x16xf32, #tilegpu.mma
+// CHECK: tilegpu.convert_layout %{{.*}} {tilegpu.scratch_offset = 2304 : i64} : tensor<32x16xf32, #{{.*}}> -> tensor<32x16xf32, #tilegpu.blocked<sizePerThread = [1, 4]
+// SMALL-NOT: func.func @scratch_areas
+// expected-error @+1 {{the kernel needs 15088 bytes of shared memory; 4096 are available per block (smaller tiles or fewer pipeline stages)}}
+func.func @scratch_areas(%x: tensor<32x16xf32, #row>, %m: tensor<64x16xf32, #acc>) attributes {tile.kernel = {}} {
+  %buf = tilegpu.alloc : !tilegpu.smem<16x64xf16, #pad>
+  %a = tilegpu.convert_layout %x : tensor<32x16xf32, #row> -> tensor<32x16xf32, #col>
+  %b = tilegpu.convert_layout %m : tensor<64x16xf32, #acc> -> tensor<64x16xf32, #slab>
+  %c = tilegpu.convert_layout %m : tensor<64x16xf32, #acc> -> tensor<64x16xf32, #slab>
+  %d = tilegpu.convert_layout %a : tensor<32x16xf32, #col> -> tensor<32x16xf32, #row>
   return
 }

@@ -10,7 +10,8 @@
 // read gets the wrong element, two elements share an offset, an offset
 // leaves the scratch area, a vector access is not contiguous and aligned,
 // or the per-thread base plus immediate form (splitsByThread) computes
-// another offset than the full index.
+// another offset than the full index; for a warp-local move, when a warp
+// reads or writes a scratch element another warp touches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,7 +54,7 @@ LogicalResult simulate(raw_ostream &os, const RegisterMove &move,
   if (move.kind == RegisterMove::Shared)
     os << ", rows of " << move.rowSize << " + pad " << move.pad << ", write "
        << move.writeVec << ", read " << move.readVec << ", " << move.bytes
-       << " bytes";
+       << " bytes" << (move.warpLocal ? ", warp-local" : "");
   os << "\n";
   unsigned warps = move.src.numWarps;
   LinearMap from = getStridedLinearMap(move.src, move.srcStrides);
@@ -84,6 +85,7 @@ LogicalResult simulate(raw_ostream &os, const RegisterMove &move,
   // Every thread writes, then every thread reads (the barrier between).
   int64_t slots = move.bytes / move.elementBytes;
   SmallVector<int64_t> memory(slots, -1);
+  SmallVector<int> warpOf(slots, -1); // the warp that wrote each slot
   auto access = [&](const RegisterLayout &layout, ArrayRef<int64_t> strides,
                     const LinearMap &map, unsigned vec, bool write,
                     StringRef side) -> LogicalResult {
@@ -113,9 +115,18 @@ LogicalResult simulate(raw_ostream &os, const RegisterMove &move,
           if (write) {
             if (memory[offset] != -1 && memory[offset] != index)
               return fail() << "overwrites element " << memory[offset];
+            if (move.warpLocal && warpOf[offset] != -1 &&
+                warpOf[offset] != static_cast<int>(warp))
+              return fail() << "writes where warp " << warpOf[offset]
+                            << " writes in a warp-local move";
             memory[offset] = index;
+            warpOf[offset] = static_cast<int>(warp);
           } else if (memory[offset] != index) {
             return fail() << "reads element " << memory[offset];
+          } else if (move.warpLocal &&
+                     warpOf[offset] != static_cast<int>(warp)) {
+            return fail() << "reads what warp " << warpOf[offset]
+                          << " wrote in a warp-local move";
           }
         }
     return success();

@@ -154,6 +154,10 @@ struct RegisterMove {
   /// consecutive elements.
   int64_t rowSize = 1, pad = 0, elementBytes = 1, bytes = 0;
   unsigned writeVec = 1, readVec = 1;
+  /// Shared: every element is held by one warp, the same on both sides.
+  /// Then each warp writes and reads only its own part of the scratch area,
+  /// and a warp barrier orders the move (no barrier across warps).
+  bool warpLocal = false;
 
   /// Element offset in the scratch area of destination index `index`.
   int64_t offset(int64_t index) const {
@@ -175,14 +179,22 @@ FailureOr<RegisterMove> getRegisterMove(RankedTensorType srcType,
 
 /// Bytes of shared-memory scratch `op` needs while it runs: a layout
 /// conversion (or a reshape or permute) that goes through shared memory, a
-/// reduction across warps. 0 for anything else.
-int64_t getScratchBytes(Operation *op);
+/// reduction across warps. 0 for anything else. `warpLocal` (if given) is
+/// set when the op is a warp-local move (RegisterMove::warpLocal).
+int64_t getScratchBytes(Operation *op, bool *warpLocal = nullptr);
 
-/// The largest getScratchBytes of the ops under `root` (one scratch area
-/// serves them all, one after another); `users` collects the ops that need
-/// some.
-int64_t getMaxScratchBytes(Operation *root,
-                           SmallVectorImpl<Operation *> *users = nullptr);
+/// The scratch the ops under `root` need: one area that serves the ops
+/// synchronizing the whole block, one after another (each starts with a
+/// barrier), sized for the largest, and one area for each warp-local move
+/// (it synchronizes only its warps, so its scratch is its own). `users`
+/// collects the shared area's ops, `warpLocalUsers` the others.
+struct ScratchNeeds {
+  int64_t sharedBytes = 0;
+  SmallVector<Operation *> users;
+  SmallVector<std::pair<Operation *, int64_t>> warpLocalUsers;
+  int64_t totalBytes(int64_t alignment) const;
+};
+ScratchNeeds getScratchNeeds(Operation *root);
 
 /// Name of the attribute holding an op's scratch offset (bytes into the
 /// block's dynamic shared memory), set by tilegpu-allocate-shared.

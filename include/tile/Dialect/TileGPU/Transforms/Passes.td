@@ -123,7 +123,12 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"
     anchors meet, a loop-carried value, a store whose layout walks the view
     with one element per thread, or with `coalesce-stores` an accumulator
     stored from its mma layout) gets a visible `tilegpu.convert_layout`;
-    `tilegpu-remove-layout-conversions` then removes what it can.
+    `tilegpu-remove-layout-conversions` then removes what it can. The
+    coalesced layout of an accumulator's store gives each thread as many
+    rows as keep every row in the warp that computed it (16-row slabs:
+    e.g. `sizePerThread = [8, 8]` for 128 f16 columns), so the move through
+    shared memory synchronizes only the warp and the warpgroups of a
+    ping-pong kernel never wait for each other in the epilogue.
 
     A `tile.mma` operand produced by a load becomes a shared-memory tile:
     `tilegpu.alloc` (padded or swizzled so that `ldmatrix` reads it without
@@ -501,7 +506,8 @@ def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::func::FuncO
     through shared memory, a `tile.reduce` across warps) the offset of one
     area after the buffers, as large as the largest need, in
     `tilegpu.scratch_offset` (these ops start with a barrier, so they take
-    turns). Records the total as `tilegpu.shared_bytes` on the kernel, which
+    turns). A warp-local move (every element stays in its warp) synchronizes
+    only its warp, so it gets an area of its own after that one. Records the total as `tilegpu.shared_bytes` on the kernel, which
     the bundle manifest reports and the runner requests at launch. Fails
     when the total exceeds `max-shared-bytes`.
 
