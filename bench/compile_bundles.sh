@@ -12,8 +12,6 @@
 #         dtypes: fmha bf16 D=128 and fp16 D=64 (the perf set's best configurations)
 #         kernels: gemm, softmax and layernorm (kernels/*.mlir): the variants
 #                  bench/check_kernels.py checks and bench_kernels.py times
-#         persistent-pass: tile-persistent's kernels (not yet run on the
-#                  GPU) and their hand-written twins
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,6 +49,14 @@ overlap_switches() {
   else
     OVERLAP=("--tile-pipeline=tile-O3{overlap-mma=true split-loop=false$more}")
   fi
+}
+# persistent_options c|n: the tile pipeline options that make one block an
+# SM walk the tiles (tile-persistent, 132 blocks; causal query tiles in
+# pairs) into PERSIST.
+persistent_options() {
+  PERSIST="persistent=132"
+  [ "$1" = c ] && PERSIST="$PERSIST persistent-order=paired"
+  return 0
 }
 case "$set_name" in
 check)
@@ -103,29 +109,14 @@ check)
     --tma=on --coalesce-stores=on --tile-pipeline=$O3
   variant "cs-sync-f16-d64-m128n64-w4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false" \
     --num-warps=4 --mma-version=2 --coalesce-stores=on --tile-pipeline=$O3
-  # wgmma with N = 96 (not a power of two) on ragged shapes.
-  variant "o3-f16-d128-m128n96-c" "TILE_M=128,TILE_N=96,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tile-pipeline=$O3
-  ;;
-persistent-pass)
-  # tile-persistent's kernels, not yet run on the GPU, kept out of the
-  # check and perf sets until they are: two ragged variants for the
-  # correctness sweep (5 or 7 blocks, several tiles each: overlapped causal
-  # pairs; bf16 D=64 GQA 4 with LSE), and the persistent kernels of the perf
-  # set made by the pass from kernels/fmha.mlir, to time against
-  # kernels/fmha_persistent.mlir's (p-tmaov-cs-pp-*).
+  # tile-persistent on ragged shapes: 7 or 5 blocks, several tiles each
+  # (overlapped causal pairs; bf16 D=64 GQA 4 with LSE).
   variant "pass-p-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 \
     --producer-regs=24 "--tile-pipeline=$O3{overlap-mma=true persistent=7 persistent-order=paired}"
   variant "pass-p-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" \
     "--tile-pipeline=$O3{persistent=5}"
-  for c in c n; do
-    common="HEAD_DIM=128,CAUSAL=$([ $c = c ] && echo true || echo false),EVEN_K=true"
-    overlap_switches $c "persistent=132$([ $c = c ] && echo ' persistent-order=paired')"
-    variant "pass-p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
-      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
-    overlap_switches $c
-    KERNEL=fmha_persistent variant "p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
-      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
-  done
+  # wgmma with N = 96 (not a power of two) on ragged shapes.
+  variant "o3-f16-d128-m128n96-c" "TILE_M=128,TILE_N=96,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --tile-pipeline=$O3
   ;;
 perf)
   # The autotune space for B=4 H=32 D=128 fp16 (S a multiple of 128), tile-O3.
@@ -193,15 +184,17 @@ perf)
       --tma=on --coalesce-stores=on "${OVERLAP[@]}"
     variant "tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
-    # Persistent (kernels/fmha_persistent.mlir, one block an SM walking
-    # tiles, causal tiles in pairs): the best at S = 1k-2k (docs/perf.md).
-    KERNEL=fmha_persistent variant "p-tma-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
-      --num-warps=8 --stages=2 --producer-regs=56 --tma=on --coalesce-stores=on --tile-pipeline=$O3
-    KERNEL=fmha_persistent variant "p-tmaovpin-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
-      --num-warps=8 --stages=2 --tma=on --pin-waits=true "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
-    KERNEL=fmha_persistent variant "p-tmaov-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
+    # Persistent (tile-persistent: one block an SM walking tiles, causal
+    # tiles in pairs): the best at S = 1k-8k (docs/perf.md).
+    persistent_options $c
+    overlap_switches $c "$PERSIST"
+    variant "p-tma-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
+      --num-warps=8 --stages=2 --producer-regs=56 --tma=on --coalesce-stores=on "--tile-pipeline=$O3{$PERSIST}"
+    variant "p-tmaovpin-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
+      --num-warps=8 --stages=2 --tma=on --pin-waits=true "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false $PERSIST}"
+    variant "p-tmaov-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
       --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${OVERLAP[@]}"
-    KERNEL=fmha_persistent variant "p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
+    variant "p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
       --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
     variant "sync-m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --mma-version=2 \
       --tile-pipeline=$O3
@@ -218,16 +211,18 @@ dtypes)
   # 24-register producer), one block a tile or persistent (causal pairs).
   for causal in true false; do
     c=$([ $causal = true ] && echo c || echo n)
-    overlap_switches $c
+    persistent_options $c
     for dd in "bf16-d128:DTYPE=bf16,HEAD_DIM=128" "f16-d64:DTYPE=f16,HEAD_DIM=64"; do
       n=${dd%%:*}
       common="${dd#*:},CAUSAL=$causal,EVEN_K=true"
+      overlap_switches $c
       variant "$n-tmaov-cs-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
         --tma=on --coalesce-stores=on "${OVERLAP[@]}"
-      KERNEL=fmha_persistent variant "$n-p-tmaov-cs-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
+      overlap_switches $c "$PERSIST"
+      variant "$n-p-tmaov-cs-$c" "TILE_M=128,TILE_N=128,$common" \
         --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${OVERLAP[@]}"
-      KERNEL=fmha_persistent variant "$n-p-tma-cs-$c" "TILE_M=128,TILE_N=128,$common,MAX_BLOCKS=132" \
-        --num-warps=8 --stages=2 --producer-regs=56 --tma=on --coalesce-stores=on --tile-pipeline=$O3
+      variant "$n-p-tma-cs-$c" "TILE_M=128,TILE_N=128,$common" \
+        --num-warps=8 --stages=2 --producer-regs=56 --tma=on --coalesce-stores=on "--tile-pipeline=$O3{$PERSIST}"
     done
   done
   ;;
@@ -361,16 +356,18 @@ hopper)
     overlap_switches $c
     variant "h12-tma-cs-$c" "$p" $w --tma=on --coalesce-stores=on --tile-pipeline=$O3
     variant "h13-ov-tma-cs-$c" "$p" $w --tma=on --coalesce-stores=on "${OVERLAP[@]}"
-    KERNEL=fmha_persistent variant "h14-p-tma-cs-$c" "$p,MAX_BLOCKS=132" $w --producer-regs=56 --tma=on \
-      --coalesce-stores=on --tile-pipeline=$O3
-    KERNEL=fmha_persistent variant "h14o-p-ov-tma-cs-$c" "$p,MAX_BLOCKS=132" $w --tma=on --coalesce-stores=on "${OVERLAP[@]}"
     variant "h15-ov-tma-cs-pp-$c" "$p" $w --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
-    KERNEL=fmha_persistent variant "h15o-p-ov-tma-cs-pp-$c" "$p,MAX_BLOCKS=132" $w --tma=on --coalesce-stores=on \
+    persistent_options $c
+    variant "h14-p-tma-cs-$c" "$p" $w --producer-regs=56 --tma=on \
+      --coalesce-stores=on "--tile-pipeline=$O3{$PERSIST}"
+    overlap_switches $c "$PERSIST"
+    variant "h14o-p-ov-tma-cs-$c" "$p" $w --tma=on --coalesce-stores=on "${OVERLAP[@]}"
+    variant "h15o-p-ov-tma-cs-pp-$c" "$p" $w --tma=on --coalesce-stores=on \
       --ping-pong=on "${OVERLAP[@]}"
   done
   ;;
 *)
-  echo "unknown set '$set_name' (check, perf, ladder, kernels, hopper)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper)" >&2
   exit 2
   ;;
 esac
