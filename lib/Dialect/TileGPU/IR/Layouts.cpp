@@ -566,9 +566,20 @@ bool RegisterMove::splitsByThread(const LinearMap &map) const {
 /// in `a` and in `b`, the same one.
 static bool holdInSameWarps(const LinearMap &a, const LinearMap &b,
                             unsigned numWarps, int64_t numel) {
-  if (a.warps != b.warps)
+  // A warp bit that adds nothing replicates across warps. The walk below
+  // visits every (warp, lane, register): more than 32 visits an element
+  // (replication within registers) answers no rather than spend the time
+  // (the answer only decides whether a move may skip block barriers).
+  auto replicatesWarps = [](const LinearMap &map) {
+    return llvm::is_contained(map.warps, 0);
+  };
+  auto tooMany = [&](const LinearMap &map) {
+    return static_cast<int64_t>(map.regs.size()) * numWarps >
+           static_cast<int64_t>(numel);
+  };
+  if (a.warps != b.warps || replicatesWarps(a) || tooMany(a) || tooMany(b))
     return false;
-  // The warp holding each element, or -1; -2 for a clash.
+  // The warp holding each element (-1: none yet); empty on a clash.
   auto owners = [&](const LinearMap &map) {
     SmallVector<int> owner(numel, -1);
     auto offset = [](ArrayRef<int64_t> bits, unsigned id) {
@@ -586,10 +597,12 @@ static bool holdInSameWarps(const LinearMap &a, const LinearMap &b,
           if (i < 0 || i >= numel)
             return SmallVector<int>();
           int &o = owner[i];
-          o = o == -1 || o == static_cast<int>(w) ? static_cast<int>(w) : -2;
+          if (o != -1 && o != static_cast<int>(w))
+            return SmallVector<int>();
+          o = static_cast<int>(w);
         }
       }
-    if (llvm::any_of(owner, [](int o) { return o < 0; }))
+    if (llvm::is_contained(owner, -1))
       return SmallVector<int>();
     return owner;
   };
