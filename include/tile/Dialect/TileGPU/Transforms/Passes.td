@@ -507,9 +507,10 @@ def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::func::FuncO
     area after the buffers, as large as the largest need, in
     `tilegpu.scratch_offset` (these ops start with a barrier, so they take
     turns). A warp-local move (every element stays in its warp) synchronizes
-    only its warp, so it gets an area of its own after that one. Records the total as `tilegpu.shared_bytes` on the kernel, which
-    the bundle manifest reports and the runner requests at launch. Fails
-    when the total exceeds `max-shared-bytes`.
+    only its warp, so it gets an area of its own after that one. Records the
+    total as `tilegpu.shared_bytes` on the kernel, which the bundle manifest
+    reports and the runner requests at launch. Fails when the total exceeds
+    `max-shared-bytes`.
 
     ```mlir
     %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = 16384 : i64}
