@@ -11,7 +11,7 @@ Then three rounds of ours and cuDNN alternately, SECONDS (2) each, one
 second apart; per phase: time per call from CUDA events over the phase,
 TFLOPS, and the mean SM clock, mean power and highest temperature of the
 `nvidia-smi -lms 50` samples of the phase (its first 0.3 s left out).
-Written after run36; not yet run on the GPU.
+Run in run37 and run41 (docs/perf.md, 2026-12-02, eighth session).
 """
 
 import math
