@@ -188,12 +188,10 @@ BlockedLayoutAttr mlir::tilegpu::getStoreLayout(Value view,
     return access;
   // The one dimension the warps split.
   ArrayRef<unsigned> warps = access.getWarpsPerCTA();
-  auto split = llvm::find_if(warps, [](unsigned w) { return w > 1; });
-  if (split == warps.end() ||
-      std::find_if(split + 1, warps.end(), [](unsigned w) { return w > 1; }) !=
-          warps.end())
+  auto isSplit = [](unsigned w) { return w > 1; };
+  if (llvm::count_if(warps, isSplit) != 1)
     return access;
-  unsigned dim = split - warps.begin();
+  unsigned dim = llvm::find_if(warps, isSplit) - warps.begin();
   SmallVector<unsigned> perThread(access.getSizePerThread());
   int64_t span =
       int64_t(perThread[dim]) * access.getThreadsPerWarp()[dim] * warps[dim];
