@@ -100,10 +100,14 @@ check)
   variant "tma-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --tma=on --tile-pipeline=$O3
   # coalesce-stores on ragged shapes (each warp stores the rows it computed
   # through shared memory, warp barriers only): the fastest configuration
-  # made persistent by tile-persistent, bf16 D=64 GQA with LSE, and
-  # mma.sync on 4 warps (whose 128-row tiles repeat the 64-row block tile).
+  # made persistent by tile-persistent (causal pairs; non-causal), bf16
+  # D=64 GQA with LSE, and mma.sync on 4 warps (whose 128-row tiles repeat
+  # the 64-row block tile).
   overlap_switches c "persistent=7 persistent-order=paired"
   variant "cs-pass-p-f16-d128-m128n128-s2-pp-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" \
+    --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
+  overlap_switches n "persistent=7"
+  variant "cs-pass-p-f16-d128-m128n128-s2-pp-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" \
     --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
   variant "cs-bf16-d64-m128n64-lse-g4-n" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" \
     --tma=on --coalesce-stores=on --tile-pipeline=$O3

@@ -2,13 +2,15 @@
 //---===//
 //
 // tilegpu-ping-pong: in the consumer region of a tilegpu.warp_specialize
-// with G >= 2 warpgroups, each loop that issues asynchronous wgmmas gets
-// named barriers around every group of wgmmas issued back to back:
-// warpgroup g syncs on barrier 2 + g before the group and arrives on
-// barrier 2 + (g + 1) % G after it. Barrier 0 is the block's, barrier 1 the
-// consumers' (tilegpu-warp-specialize). Warpgroup 0 pre-arrives on its
-// barrier before the first loop and syncs on it after the last: every
-// barrier then sees as many arrivals as syncs.
+// with G >= 2 warpgroups, every block that issues asynchronous wgmmas (loop
+// bodies, peeled iterations in scf.ifs) gets named barriers around every
+// group of wgmmas issued back to back: warpgroup g syncs on barrier 2 + g
+// before the group and arrives on barrier 2 + (g + 1) % G after it. Barrier
+// 0 is the block's, barrier 1 the consumers' (tilegpu-warp-specialize).
+// Warpgroup 0 pre-arrives on its barrier before the consumers' work and
+// syncs on it at the end: every barrier then sees as many arrivals as
+// syncs, provided every warpgroup passes the same groups (the control flow
+// around them must not depend on the thread or warpgroup id).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,23 +59,65 @@ SmallVector<std::pair<Operation *, Operation *>> issueGroups(Block &body) {
   return groups;
 }
 
-/// Why `loop` cannot take turns, or "" when it can.
-std::string whyNot(scf::ForOp loop) {
-  bool nested = false, barrier = false;
-  loop.getBody()->walk([&](Operation *op) {
-    if (isAsyncWgmma(op) && op->getParentOp() != loop)
-      nested = true;
-    if (isa<BarrierOp, NamedBarrierOp>(op))
-      barrier = true;
+/// Values in the consumers that can differ between warpgroups: those
+/// computed from the thread or warpgroup id, through any op, loop-carried
+/// value or region result (conservative: every result of a user is taken).
+DenseSet<Value> threadDependentValues(Block &consumers) {
+  DenseSet<Value> tainted;
+  SmallVector<Value> worklist;
+  auto taint = [&](ValueRange values) {
+    for (Value v : values)
+      if (tainted.insert(v).second)
+        worklist.push_back(v);
+  };
+  consumers.walk([&](Operation *op) {
+    if (isa<ThreadIdOp, WarpgroupIdOp>(op))
+      taint(op->getResults());
   });
-  if (nested)
-    return "a wgmma of the loop is inside a nested region";
-  if (barrier)
-    return "the loop has a block or consumer barrier";
-  for (Value bound :
-       {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-    if (isa<RankedTensorType>(bound.getType()))
-      return "the loop bounds are not scalars";
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      Operation *target = isa<scf::YieldOp>(user) ? user->getParentOp() : user;
+      taint(target->getResults());
+      for (Region &region : target->getRegions())
+        for (Block &block : region)
+          taint(block.getArguments());
+    }
+  }
+  return tainted;
+}
+
+/// Why the issue groups of `block` cannot take turns, or "" when they can:
+/// every warpgroup must reach them equally often and in the same order, so
+/// each op around `block` up to the consumer region is a loop with scalar,
+/// warpgroup-independent bounds and no block or consumer barrier, or an
+/// `scf.if` on a warpgroup-independent condition.
+std::string whyNot(Block &block, WarpSpecializeOp ws,
+                   const DenseSet<Value> &threadDependent) {
+  for (Operation *op = block.getParentOp(); op != ws.getOperation();
+       op = op->getParentOp()) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      bool barrier = false;
+      loop.getBody()->walk([&](Operation *inner) {
+        barrier |= isa<BarrierOp, NamedBarrierOp>(inner);
+      });
+      if (barrier)
+        return "the loop has a block or consumer barrier";
+      for (Value bound :
+           {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}) {
+        if (isa<RankedTensorType>(bound.getType()))
+          return "the loop bounds are not scalars";
+        if (threadDependent.contains(bound))
+          return "the loop bounds differ between warpgroups";
+      }
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      if (threadDependent.contains(branch.getCondition()))
+        return "a wgmma is under a condition that differs between "
+               "warpgroups";
+    } else {
+      return ("a wgmma is inside '" + op->getName().getStringRef() + "'").str();
+    }
+  }
   return "";
 }
 
@@ -106,23 +150,29 @@ struct TileGPUPingPongPass
         continue;
       }
       Block &consumers = ws.getConsumers().front();
-      SmallVector<scf::ForOp> loops;
+      // Every block that issues async wgmmas directly: the loop bodies, and
+      // the peeled first and last iterations in their `scf.if`s (in a
+      // persistent kernel once a tile), so the turns go on across them.
+      DenseSet<Value> threadDependent = threadDependentValues(consumers);
+      SmallVector<Block *> blocks;
       std::string reason;
-      consumers.walk([&](scf::ForOp loop) {
-        if (issueGroups(*loop.getBody()).empty())
+      auto consider = [&](Block *block) {
+        if (issueGroups(*block).empty())
           return;
-        std::string why = whyNot(loop);
+        std::string why = whyNot(*block, ws, threadDependent);
         if (why.empty())
-          loops.push_back(loop);
+          blocks.push_back(block);
         else if (reason.empty())
           reason = why;
-      });
+      };
+      consider(&consumers);
+      consumers.walk([&](Block *block) { consider(block); });
       if (!reason.empty()) {
         gate->skipAt(ws, reason);
         continue;
       }
-      if (loops.empty()) {
-        gate->skipAt(ws, "no consumer loop issues asynchronous wgmma");
+      if (blocks.empty()) {
+        gate->skipAt(ws, "no consumer issues asynchronous wgmma");
         continue;
       }
 
@@ -144,8 +194,8 @@ struct TileGPUPingPongPass
         NamedBarrierOp::create(ib, loc, kFirstBarrier, zero, threads,
                                /*arrive=*/true);
       }
-      for (scf::ForOp loop : loops)
-        for (auto [first, last] : issueGroups(*loop.getBody())) {
+      for (Block *block : blocks)
+        for (auto [first, last] : issueGroups(*block)) {
           OpBuilder lb(first);
           NamedBarrierOp::create(lb, loc, kFirstBarrier, wg, threads,
                                  /*arrive=*/false);

@@ -205,3 +205,143 @@ func.func @hint_off(%O: !tile.view<?x?xf32>, %n: i32)
   }
   return
 }
+
+// -----
+
+// A persistent kernel's tile loop: the peeled first S = Q K^T and the last
+// P V sit in `scf.if`s on a block-uniform condition, once a tile. Their
+// groups take turns too, so one warpgroup's first softmax and epilogue run
+// under the other's wgmmas across the tile boundary.
+// CHECK-LABEL: func.func @peeled
+// CHECK: %[[WG:.*]] = tilegpu.warpgroup_id
+// CHECK: scf.for
+// CHECK:   scf.if
+// CHECK-NEXT: tilegpu.mbarrier_wait
+// CHECK-NEXT: tilegpu.named_barrier 2 + %[[WG]], 256
+// CHECK-NEXT: tilegpu.mma {{.*}} {async}
+// CHECK-NEXT: tilegpu.named_barrier 2 + %{{.*}}, 256 arrive
+// CHECK-NEXT: tilegpu.mma_wait {{.*}} {pending = 0 : i32}
+// CHECK:   scf.for
+// CHECK:     tilegpu.named_barrier 2 + %[[WG]], 256
+// CHECK-NEXT: tilegpu.mma {{.*}} {async}
+// CHECK-NEXT: tilegpu.named_barrier 2 + %{{.*}}, 256 arrive
+// CHECK:   scf.if
+// CHECK-NEXT: tilegpu.named_barrier 2 + %[[WG]], 256
+// CHECK-NEXT: tilegpu.mma {{.*}} {async}
+// CHECK-NEXT: tilegpu.named_barrier 2 + %{{.*}}, 256 arrive
+// CHECK-NEXT: tilegpu.mma_wait {{.*}} {pending = 0 : i32}
+// CHECK: tilegpu.store
+#mma = #tilegpu.mma<version = 3, warps = [8, 1]>
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+
+func.func @peeled(%O: !tile.view<?x?xf32>, %tiles: i32, %n: i32)
+    attributes {tilegpu.num_warps = 12 : i32, tilegpu.mma_version = 3 : i32} {
+  %q = tilegpu.alloc : !tilegpu.smem<128x64xf16, #wg>
+  %k = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  %full = tilegpu.mbarrier_alloc {tilegpu.role = "full"} : !tilegpu.mbarrier<2>
+  tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.fence_async_shared
+  } consumers(warps = 8, regs = 232) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = tile.full 0.0 shape [128, 64] : tensor<128x64xf32, #mma>
+    %zp = tile.full 0.0 shape [128, 64] : tensor<128x64xf16, #mma>
+    %any = arith.cmpi sgt, %n, %c0 : i32
+    scf.for %t = %c0 to %tiles step %c1 : i32 {
+      %p0 = scf.if %any -> (tensor<128x64xf16, #mma>) {
+        tilegpu.mbarrier_wait %full[%c0] parity %c0 : !tilegpu.mbarrier<2>
+        %s = tilegpu.mma %q, %k, %zero {async} : !tilegpu.smem<128x64xf16, #wg>, !tilegpu.smem<64x64xf16, #wg>, tensor<128x64xf32, #mma>
+        %sw = tilegpu.mma_wait %s {pending = 0 : i32} : tensor<128x64xf32, #mma>
+        %p = tile.astype %sw : tensor<128x64xf32, #mma> -> tensor<128x64xf16, #mma>
+        scf.yield %p : tensor<128x64xf16, #mma>
+      } else {
+        scf.yield %zp : tensor<128x64xf16, #mma>
+      }
+      %r = scf.for %j = %c1 to %n step %c1 iter_args(%os = %zero) -> (tensor<128x64xf32, #mma>) : i32 {
+        %o = tilegpu.mma %p0, %k, %os {async} : tensor<128x64xf16, #mma>, !tilegpu.smem<64x64xf16, #wg>, tensor<128x64xf32, #mma>
+        %ow = tilegpu.mma_wait %o {pending = 0 : i32} : tensor<128x64xf32, #mma>
+        scf.yield %ow : tensor<128x64xf32, #mma>
+      }
+      %last = scf.if %any -> (tensor<128x64xf32, #mma>) {
+        %o = tilegpu.mma %p0, %k, %r {async} : tensor<128x64xf16, #mma>, !tilegpu.smem<64x64xf16, #wg>, tensor<128x64xf32, #mma>
+        %ow = tilegpu.mma_wait %o {pending = 0 : i32} : tensor<128x64xf32, #mma>
+        scf.yield %ow : tensor<128x64xf32, #mma>
+      } else {
+        scf.yield %r : tensor<128x64xf32, #mma>
+      }
+      tilegpu.store %last, %O[%c0, %c0] dims [0, 1] : tensor<128x64xf32, #mma>, !tile.view<?x?xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A wgmma under a condition computed from the thread id: the warpgroups
+// could issue different numbers of groups and wait on each other forever.
+// CHECK-LABEL: func.func @divergent_condition
+// CHECK-NOT: tilegpu.named_barrier 2
+// CHECK: return
+// ERR: error: 'tilegpu.warp_specialize' op cannot ping-pong: a wgmma is under a condition that differs between warpgroups
+#mma = #tilegpu.mma<version = 3, warps = [8, 1]>
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+
+func.func @divergent_condition(%O: !tile.view<?x?xf32>)
+    attributes {tilegpu.num_warps = 12 : i32, tilegpu.mma_version = 3 : i32} {
+  %q = tilegpu.alloc : !tilegpu.smem<128x64xf16, #wg>
+  %k = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.fence_async_shared
+  } consumers(warps = 8, regs = 232) {
+    %c0 = arith.constant 0 : i32
+    %c200 = arith.constant 200 : i32
+    %zero = tile.full 0.0 shape [128, 64] : tensor<128x64xf32, #mma>
+    %tid = tilegpu.thread_id
+    %low = arith.cmpi slt, %tid, %c200 : i32
+    %r = scf.if %low -> (tensor<128x64xf32, #mma>) {
+      %o = tilegpu.mma %q, %k, %zero {async} : !tilegpu.smem<128x64xf16, #wg>, !tilegpu.smem<64x64xf16, #wg>, tensor<128x64xf32, #mma>
+      %ow = tilegpu.mma_wait %o {pending = 0 : i32} : tensor<128x64xf32, #mma>
+      scf.yield %ow : tensor<128x64xf32, #mma>
+    } else {
+      scf.yield %zero : tensor<128x64xf32, #mma>
+    }
+    tilegpu.store %r, %O[%c0, %c0] dims [0, 1] : tensor<128x64xf32, #mma>, !tile.view<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// A loop whose trip count comes from the warpgroup id, through a value the
+// loop carries: refused the same way.
+// CHECK-LABEL: func.func @divergent_bound
+// CHECK-NOT: tilegpu.named_barrier 2
+// CHECK: return
+// ERR: error: 'tilegpu.warp_specialize' op cannot ping-pong: the loop bounds differ between warpgroups
+#mma = #tilegpu.mma<version = 3, warps = [8, 1]>
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+
+func.func @divergent_bound(%O: !tile.view<?x?xf32>, %n: i32)
+    attributes {tilegpu.num_warps = 12 : i32, tilegpu.mma_version = 3 : i32} {
+  %q = tilegpu.alloc : !tilegpu.smem<128x64xf16, #wg>
+  %k = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.fence_async_shared
+  } consumers(warps = 8, regs = 232) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = tile.full 0.0 shape [128, 64] : tensor<128x64xf32, #mma>
+    %wgid = tilegpu.warpgroup_id
+    %carried = scf.for %i = %c0 to %n step %c1 iter_args(%x = %c0) -> (i32) : i32 {
+      %y = arith.addi %x, %wgid : i32
+      scf.yield %y : i32
+    }
+    %r = scf.for %j = %c0 to %carried step %c1 iter_args(%os = %zero) -> (tensor<128x64xf32, #mma>) : i32 {
+      %o = tilegpu.mma %q, %k, %os {async} : !tilegpu.smem<128x64xf16, #wg>, !tilegpu.smem<64x64xf16, #wg>, tensor<128x64xf32, #mma>
+      %ow = tilegpu.mma_wait %o {pending = 0 : i32} : tensor<128x64xf32, #mma>
+      scf.yield %ow : tensor<128x64xf32, #mma>
+    }
+    tilegpu.store %r, %O[%c0, %c0] dims [0, 1] : tensor<128x64xf32, #mma>, !tile.view<?x?xf32>
+  }
+  return
+}

@@ -409,14 +409,17 @@ def TileGPUPingPong : Pass<"tilegpu-ping-pong", "::mlir::func::FuncOp"> {
     With two (or more) consumer warpgroups after `tilegpu-warp-specialize`,
     every warpgroup issues its wgmmas at the same time and then runs its
     softmax at the same time: the tensor cores idle during the softmax.
-    This pass orders the issue (FlashAttention-3's "ping-pong"): in each
-    loop of the consumers whose body issues asynchronous wgmmas, warpgroup g
+    This pass orders the issue (FlashAttention-3's "ping-pong"): in every
+    block of the consumers that issues asynchronous wgmmas (loop bodies, and
+    the peeled first and last iterations in their `scf.if`s), warpgroup g
     waits on named barrier `2 + g` before each group of wgmmas it issues
     back to back, and arrives on the barrier of warpgroup `(g + 1) % G`
     after the group. Warpgroup 0 arrives on its own barrier once before the
-    loops, so it goes first, and syncs on it once after them, which
-    balances the last arrival. One warpgroup's softmax then runs under the
-    other's wgmmas.
+    consumers' work, so it goes first, and syncs on it once at the end,
+    which balances the last arrival. One warpgroup's softmax then runs
+    under the other's wgmmas, and in a persistent kernel the turns go on
+    across tiles: one warpgroup's epilogue and first softmax run under the
+    other's last P V and first S.
 
     ```mlir
     %wg = tilegpu.warpgroup_id
@@ -431,10 +434,11 @@ def TileGPUPingPong : Pass<"tilegpu-ping-pong", "::mlir::func::FuncOp"> {
     }
     ```
 
-    It applies (`mode=auto`) to loops whose bounds are block-uniform (every
-    warpgroup runs the same iterations; tile values are) and whose async
-    wgmmas are in the loop body itself, with no block or consumer barrier
-    in the loop; the kernel hint `ping_pong` (0 or 1) or `mode=on|off`
+    Every warpgroup must pass the same groups in the same order, so it
+    applies (`mode=auto`) when each op around a group is a loop with scalar
+    bounds that do not depend on the thread or warpgroup id and no block or
+    consumer barrier inside, or an `scf.if` on a condition that does not
+    depend on them; the kernel hint `ping_pong` (0 or 1) or `mode=on|off`
     forces the choice (`on` reports why it cannot).
   }];
   let options = [
