@@ -1,8 +1,8 @@
 //===- Expr.cpp - grid rules and launch preconditions ---------------------===//
 //
-// A recursive-descent parser that evaluates while it parses: chains of
-// binary operators are loops, and only parentheses, calls and `!` recurse,
-// which kMaxExprDepth bounds.
+// A recursive-descent parser builds the tree (chains of binary operators
+// are loops into one node; only parentheses, calls and `!` recurse, which
+// kMaxExprDepth bounds); an evaluator walks it for launchers and checks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,9 +87,54 @@ std::string quoteExpr(const std::string &text, size_t max) {
          " characters)";
 }
 
+const char *spellExprOp(ExprOp op) {
+  switch (op) {
+  case ExprOp::Or:
+    return "||";
+  case ExprOp::And:
+    return "&&";
+  case ExprOp::Eq:
+    return "==";
+  case ExprOp::Ne:
+    return "!=";
+  case ExprOp::Lt:
+    return "<";
+  case ExprOp::Le:
+    return "<=";
+  case ExprOp::Gt:
+    return ">";
+  case ExprOp::Ge:
+    return ">=";
+  case ExprOp::Add:
+    return "+";
+  case ExprOp::Sub:
+    return "-";
+  case ExprOp::Mul:
+    return "*";
+  case ExprOp::Div:
+    return "/";
+  case ExprOp::Rem:
+    return "%";
+  case ExprOp::CDiv:
+    return "cdiv";
+  case ExprOp::Min:
+    return "min";
+  case ExprOp::Max:
+    return "max";
+  }
+  return "?";
+}
+
+std::string locateExprError(const std::string &why, size_t at,
+                            const std::string &text) {
+  return why + " at column " + std::to_string(at + 1) + " of " +
+         quoteExpr(text);
+}
+
 namespace {
 
 using Value = std::optional<int64_t>;
+using Kind = ExprNode::Kind;
 
 bool isNameStart(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
@@ -99,19 +144,36 @@ bool isNameChar(char c) {
 }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
+/// The binary levels, loosest first, with their operators (longer
+/// spellings before their prefixes).
+struct Level {
+  std::vector<ExprOp> ops;
+};
+const std::vector<Level> &levels() {
+  static const std::vector<Level> table = {
+      {{ExprOp::Or}},
+      {{ExprOp::And}},
+      {{ExprOp::Eq, ExprOp::Ne}},
+      {{ExprOp::Le, ExprOp::Ge, ExprOp::Lt, ExprOp::Gt}},
+      {{ExprOp::Add, ExprOp::Sub}},
+      {{ExprOp::Mul, ExprOp::Div, ExprOp::Rem}}};
+  return table;
+}
+
+/// Recursive descent: chains of binary operators are loops into one node;
+/// only parentheses, calls and `!` recurse, which kMaxExprDepth bounds.
 class Parser {
 public:
-  Parser(const std::string &text, const ExprScope &scope)
-      : text(text), scope(scope) {}
+  explicit Parser(const std::string &text) : text(text) {}
 
-  bool run(Value &value, std::string &error) {
+  bool run(ExprNode &root, std::string &error) {
     bool ok;
     if (text.size() > kMaxExprLength) {
       pos = 0;
       ok = fail("the expression is longer than " +
                 std::to_string(kMaxExprLength) + " characters");
     } else {
-      ok = parseOr(value, true);
+      ok = parseLevel(0, root);
       skipSpace();
       if (ok && pos != text.size())
         ok = fail("unexpected '" + text.substr(pos, 1) + "'");
@@ -122,15 +184,13 @@ public:
 
 private:
   const std::string &text;
-  const ExprScope &scope;
   size_t pos = 0;
   int depth = 0;
   std::string message;
 
   bool fail(const std::string &why, size_t at) {
     if (message.empty())
-      message = why + " at column " + std::to_string(at + 1) + " of " +
-                quoteExpr(text);
+      message = locateExprError(why, at, text);
     return false;
   }
   bool fail(const std::string &why) { return fail(why, pos); }
@@ -162,196 +222,66 @@ private:
     return true;
   }
 
-  /// Applies a checked binary operator; `at` locates errors.
-  bool apply(char op, Value lhs, Value rhs, Value &out, bool live, size_t at) {
-    out.reset();
-    if ((op == '/' || op == '%' || op == 'c') && rhs && *rhs == 0)
-      return !live || fail(op == 'c' ? "cdiv by zero" : "division by zero", at);
-    if (!lhs || !rhs)
-      return true;
-    int64_t a = *lhs, b = *rhs;
-    std::optional<int64_t> r;
-    switch (op) {
-    case '+':
-      r = tile::checked::add(a, b);
-      break;
-    case '-':
-      if (int64_t d; !__builtin_sub_overflow(a, b, &d))
-        r = d;
-      break;
-    case '*':
-      r = tile::checked::mul(a, b);
-      break;
-    case '/':
-    case '%':
-    case 'c':
-      if (a == INT64_MIN && b == -1)
+  /// A chain of level `level`'s operators (the unary level past the last).
+  bool parseLevel(size_t level, ExprNode &node) {
+    if (level == levels().size())
+      return parseUnary(node);
+    ExprNode first;
+    if (!parseLevel(level + 1, first))
+      return false;
+    ExprNode chain;
+    chain.kind = Kind::Chain;
+    chain.at = first.at;
+    chain.operands.push_back(std::move(first));
+    while (true) {
+      skipSpace();
+      size_t at = pos;
+      std::optional<ExprOp> op;
+      for (ExprOp candidate : levels()[level].ops)
+        if (consume(spellExprOp(candidate))) {
+          op = candidate;
+          break;
+        }
+      if (!op)
         break;
-      if (op == '/') {
-        r = a / b;
-      } else if (op == '%') {
-        r = a % b;
-      } else {
-        int64_t q = a / b;
-        if (a % b != 0 && ((a > 0) == (b > 0)))
-          ++q;
-        r = q;
-      }
-      break;
-    case 'm':
-      r = a < b ? a : b;
-      break;
-    case 'M':
-      r = a > b ? a : b;
-      break;
-    case '<':
-      r = a < b;
-      break;
-    case 'l':
-      r = a <= b;
-      break;
-    case '>':
-      r = a > b;
-      break;
-    case 'g':
-      r = a >= b;
-      break;
-    case '=':
-      r = a == b;
-      break;
-    case '!':
-      r = a != b;
-      break;
+      ExprNode rhs;
+      if (!parseLevel(level + 1, rhs))
+        return false;
+      chain.operands.push_back(std::move(rhs));
+      chain.ops.push_back(*op);
+      chain.opAt.push_back(at);
     }
-    if (!r)
-      return !live ||
-             fail("the arithmetic overflows int64 (" + std::to_string(a) +
-                      " and " + std::to_string(b) + ")",
-                  at);
-    out = r;
+    node = chain.ops.empty() ? std::move(chain.operands.front())
+                             : std::move(chain);
     return true;
   }
-
-  bool parseOr(Value &value, bool live) {
-    if (!parseAnd(value, live))
-      return false;
-    while (consume("||")) {
-      bool decided = value && *value != 0;
-      Value rhs;
-      if (!parseAnd(rhs, live && !decided))
-        return false;
-      if (decided)
-        value = 1;
-      else if (value && rhs)
-        value = *rhs != 0;
-      else
-        value = (rhs && *rhs != 0) ? Value(1) : Value();
-    }
-    return true;
-  }
-  bool parseAnd(Value &value, bool live) {
-    if (!parseEq(value, live))
-      return false;
-    while (consume("&&")) {
-      bool decided = value && *value == 0;
-      Value rhs;
-      if (!parseEq(rhs, live && !decided))
-        return false;
-      if (decided)
-        value = 0;
-      else if (value && rhs)
-        value = *rhs != 0;
-      else
-        value = (rhs && *rhs == 0) ? Value(0) : Value();
-    }
-    return true;
-  }
-  bool parseEq(Value &value, bool live) {
-    if (!parseRel(value, live))
-      return false;
-    while (true) {
-      skipSpace();
-      size_t at = pos;
-      char op = consume("==") ? '=' : consume("!=") ? '!' : 0;
-      if (!op)
-        return true;
-      Value rhs;
-      if (!parseRel(rhs, live) || !apply(op, value, rhs, value, live, at))
-        return false;
-    }
-  }
-  bool parseRel(Value &value, bool live) {
-    if (!parseAdd(value, live))
-      return false;
-    while (true) {
-      skipSpace();
-      size_t at = pos;
-      char op = consume("<=")   ? 'l'
-                : consume(">=") ? 'g'
-                : consume("<")  ? '<'
-                : consume(">")  ? '>'
-                                : 0;
-      if (!op)
-        return true;
-      Value rhs;
-      if (!parseAdd(rhs, live) || !apply(op, value, rhs, value, live, at))
-        return false;
-    }
-  }
-  bool parseAdd(Value &value, bool live) {
-    if (!parseMul(value, live))
-      return false;
-    while (true) {
-      skipSpace();
-      size_t at = pos;
-      char op = consume("+") ? '+' : consume("-") ? '-' : 0;
-      if (!op)
-        return true;
-      Value rhs;
-      if (!parseMul(rhs, live) || !apply(op, value, rhs, value, live, at))
-        return false;
-    }
-  }
-  bool parseMul(Value &value, bool live) {
-    if (!parseUnary(value, live))
-      return false;
-    while (true) {
-      skipSpace();
-      size_t at = pos;
-      char op = consume("*")   ? '*'
-                : consume("/") ? '/'
-                : consume("%") ? '%'
-                               : 0;
-      if (!op)
-        return true;
-      Value rhs;
-      if (!parseUnary(rhs, live) || !apply(op, value, rhs, value, live, at))
-        return false;
-    }
-  }
-  bool parseUnary(Value &value, bool live) {
+  bool parseUnary(ExprNode &node) {
+    skipSpace();
+    size_t at = pos;
     if (consume("!", "=")) {
-      if (!enter() || !parseUnary(value, live))
+      ExprNode operand;
+      if (!enter() || !parseUnary(operand))
         return false;
       --depth;
-      if (value)
-        value = *value == 0;
+      node.kind = Kind::Not;
+      node.at = at;
+      node.operands.push_back(std::move(operand));
       return true;
     }
-    return parsePrimary(value, live);
+    return parsePrimary(node);
   }
-  bool parsePrimary(Value &value, bool live) {
+  bool parsePrimary(ExprNode &node) {
     skipSpace();
-    value.reset();
     if (pos >= text.size())
       return fail(text.empty() ? "empty expression" : "unexpected end");
     if (consume("(")) {
-      if (!enter() || !parseOr(value, live))
+      if (!enter() || !parseLevel(0, node))
         return false;
       --depth;
       return consume(")") || fail("expected ')'");
     }
     size_t start = pos;
+    node.at = start;
     if (isDigit(text[pos])) {
       while (pos < text.size() && isNameChar(text[pos]))
         ++pos;
@@ -361,7 +291,8 @@ private:
           &why);
       if (!v)
         return fail("integer " + why, start);
-      value = v;
+      node.kind = Kind::Integer;
+      node.number = *v;
       return true;
     }
     if (!isNameStart(text[pos]))
@@ -372,22 +303,24 @@ private:
     if (name == "cdiv" || name == "min" || name == "max") {
       if (!consume("("))
         return fail("expected '(' after " + name);
-      Value a, b;
-      if (!enter() || !parseOr(a, live))
+      node.kind = Kind::Call;
+      node.ops.push_back(name == "cdiv"  ? ExprOp::CDiv
+                         : name == "min" ? ExprOp::Min
+                                         : ExprOp::Max);
+      node.operands.resize(2);
+      if (!enter() || !parseLevel(0, node.operands[0]))
         return false;
       if (!consume(","))
         return fail(name + " takes two arguments: expected ','");
       skipSpace();
-      size_t at = pos;
-      if (!parseOr(b, live))
+      node.opAt.push_back(pos);
+      if (!parseLevel(0, node.operands[1]))
         return false;
       --depth;
-      if (!consume(")"))
-        return fail("expected ')' after the arguments of " + name);
-      char op = name == "cdiv" ? 'c' : name == "min" ? 'm' : 'M';
-      return apply(op, a, b, value, live, at);
+      return consume(")") ||
+             fail("expected ')' after the arguments of " + name);
     }
-    std::string why;
+    node.name = name;
     if (consume(".")) {
       skipSpace();
       size_t dimStart = pos;
@@ -395,25 +328,199 @@ private:
         ++pos;
       if (dimStart == pos)
         return fail("expected a dimension number after '" + name + ".'");
+      std::string why;
       std::optional<int64_t> dim = tile::checked::parseInt(
           std::string_view(text).substr(dimStart, pos - dimStart), 0, 7, &why);
       if (!dim)
         return fail("dimension " + why, dimStart);
-      if (!scope.viewDim(name, *dim, value, why))
-        return fail(why, start);
+      node.kind = Kind::ViewDim;
+      node.number = *dim;
       return true;
     }
-    if (!scope.param(name, value, why))
-      return fail(why, start);
+    node.kind = Kind::Param;
+    return true;
+  }
+};
+
+/// Evaluates a tree; `live` is false on the side of `||` / `&&` that the
+/// left side decides (its arithmetic errors are not errors).
+class Evaluator {
+public:
+  Evaluator(const ParsedExpr &expr, const ExprScope &scope)
+      : expr(expr), scope(scope) {}
+
+  bool run(Value &value, std::string &error) {
+    bool ok = eval(expr.root, value, true);
+    error = message;
+    return ok;
+  }
+
+private:
+  const ParsedExpr &expr;
+  const ExprScope &scope;
+  std::string message;
+
+  bool fail(const std::string &why, size_t at) {
+    if (message.empty())
+      message = locateExprError(why, at, expr.text);
+    return false;
+  }
+
+  /// Applies a checked binary operator; `at` locates errors.
+  bool apply(ExprOp op, Value lhs, Value rhs, Value &out, bool live,
+             size_t at) {
+    out.reset();
+    bool divides = op == ExprOp::Div || op == ExprOp::Rem || op == ExprOp::CDiv;
+    if (divides && rhs && *rhs == 0)
+      return !live ||
+             fail(op == ExprOp::CDiv ? "cdiv by zero" : "division by zero", at);
+    if (!lhs || !rhs)
+      return true;
+    int64_t a = *lhs, b = *rhs;
+    std::optional<int64_t> r;
+    switch (op) {
+    case ExprOp::Add:
+      r = tile::checked::add(a, b);
+      break;
+    case ExprOp::Sub:
+      if (int64_t d; !__builtin_sub_overflow(a, b, &d))
+        r = d;
+      break;
+    case ExprOp::Mul:
+      r = tile::checked::mul(a, b);
+      break;
+    case ExprOp::Div:
+    case ExprOp::Rem:
+    case ExprOp::CDiv:
+      if (a == INT64_MIN && b == -1)
+        break;
+      if (op == ExprOp::Div) {
+        r = a / b;
+      } else if (op == ExprOp::Rem) {
+        r = a % b;
+      } else {
+        int64_t q = a / b;
+        if (a % b != 0 && ((a > 0) == (b > 0)))
+          ++q;
+        r = q;
+      }
+      break;
+    case ExprOp::Min:
+      r = a < b ? a : b;
+      break;
+    case ExprOp::Max:
+      r = a > b ? a : b;
+      break;
+    case ExprOp::Lt:
+      r = a < b;
+      break;
+    case ExprOp::Le:
+      r = a <= b;
+      break;
+    case ExprOp::Gt:
+      r = a > b;
+      break;
+    case ExprOp::Ge:
+      r = a >= b;
+      break;
+    case ExprOp::Eq:
+      r = a == b;
+      break;
+    case ExprOp::Ne:
+      r = a != b;
+      break;
+    case ExprOp::Or:
+    case ExprOp::And:
+      break; // evalChain's
+    }
+    if (!r)
+      return !live ||
+             fail("the arithmetic overflows int64 (" + std::to_string(a) +
+                      " and " + std::to_string(b) + ")",
+                  at);
+    out = r;
+    return true;
+  }
+
+  bool eval(const ExprNode &node, Value &value, bool live) {
+    value.reset();
+    std::string why;
+    switch (node.kind) {
+    case Kind::Integer:
+      value = node.number;
+      return true;
+    case Kind::ViewDim:
+      return scope.viewDim(node.name, node.number, value, why) ||
+             fail(why, node.at);
+    case Kind::Param:
+      return scope.param(node.name, value, why) || fail(why, node.at);
+    case Kind::Not:
+      if (!eval(node.operands[0], value, live))
+        return false;
+      if (value)
+        value = *value == 0;
+      return true;
+    case Kind::Call: {
+      Value a, b;
+      return eval(node.operands[0], a, live) &&
+             eval(node.operands[1], b, live) &&
+             apply(node.ops[0], a, b, value, live, node.opAt[0]);
+    }
+    case Kind::Chain:
+      return evalChain(node, value, live);
+    }
+    return false;
+  }
+
+  bool evalChain(const ExprNode &node, Value &value, bool live) {
+    if (!eval(node.operands[0], value, live))
+      return false;
+    for (size_t i = 0; i < node.ops.size(); ++i) {
+      ExprOp op = node.ops[i];
+      const ExprNode &next = node.operands[i + 1];
+      Value rhs;
+      if (op == ExprOp::Or || op == ExprOp::And) {
+        // The left side decides when it is known true (||) or false (&&).
+        bool isOr = op == ExprOp::Or;
+        bool decided = value && (*value != 0) == isOr;
+        if (!eval(next, rhs, live && !decided))
+          return false;
+        if (decided)
+          value = isOr ? 1 : 0;
+        else if (value && rhs)
+          value = *rhs != 0;
+        else
+          value = (rhs && (*rhs != 0) == isOr) ? Value(isOr ? 1 : 0) : Value();
+        continue;
+      }
+      if (!eval(next, rhs, live) ||
+          !apply(op, value, rhs, value, live, node.opAt[i]))
+        return false;
+    }
     return true;
   }
 };
 
 } // namespace
 
+std::optional<ParsedExpr> parseExpr(const std::string &text,
+                                    std::string &error) {
+  ParsedExpr expr{text, ExprNode()};
+  if (!Parser(expr.text).run(expr.root, error))
+    return std::nullopt;
+  return expr;
+}
+
+bool evaluateExpr(const ParsedExpr &expr, const ExprScope &scope,
+                  std::optional<int64_t> &value, std::string &error) {
+  return Evaluator(expr, scope).run(value, error);
+}
+
 bool analyzeExpr(const std::string &text, const ExprScope &scope,
                  std::optional<int64_t> &value, std::string &error) {
-  return Parser(text, scope).run(value, error);
+  value.reset();
+  std::optional<ParsedExpr> expr = parseExpr(text, error);
+  return expr && evaluateExpr(*expr, scope, value, error);
 }
 
 bool evalExpr(const std::string &text, const ExprScope &scope, int64_t &value,

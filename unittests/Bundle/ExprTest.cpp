@@ -162,6 +162,47 @@ TEST(Expr, Substitute) {
   EXPECT_EQ(v, -3);
 }
 
+TEST(Expr, ParsedTree) {
+  // One tree, what launchers evaluate and tile-persistent emits: a chain of
+  // one precedence level is one node, each link with its operator's column.
+  std::string error;
+  std::optional<ParsedExpr> e = parseExpr("1 - Q.2 * 3 - cdiv(X.0, 2)", error);
+  ASSERT_TRUE(e) << error;
+  const ExprNode &root = e->root;
+  ASSERT_EQ(root.kind, ExprNode::Kind::Chain);
+  ASSERT_EQ(root.operands.size(), 3u);
+  EXPECT_EQ(root.ops, (std::vector<ExprOp>{ExprOp::Sub, ExprOp::Sub}));
+  EXPECT_EQ(root.opAt, (std::vector<size_t>{2, 12}));
+  const ExprNode &product = root.operands[1];
+  ASSERT_EQ(product.kind, ExprNode::Kind::Chain);
+  EXPECT_EQ(product.ops, std::vector<ExprOp>{ExprOp::Mul});
+  EXPECT_EQ(product.operands[0].kind, ExprNode::Kind::ViewDim);
+  EXPECT_EQ(product.operands[0].name, "Q");
+  EXPECT_EQ(product.operands[0].number, 2);
+  EXPECT_EQ(product.operands[0].at, 4u);
+  const ExprNode &call = root.operands[2];
+  ASSERT_EQ(call.kind, ExprNode::Kind::Call);
+  EXPECT_EQ(call.ops, std::vector<ExprOp>{ExprOp::CDiv});
+  EXPECT_EQ(call.opAt, std::vector<size_t>{24});
+  EXPECT_EQ(spellExprOp(ExprOp::CDiv), std::string("cdiv"));
+  // Parsed once, evaluated in two scopes.
+  std::optional<int64_t> v;
+  ASSERT_TRUE(evaluateExpr(*e, shapes(), v, error)) << error;
+  EXPECT_EQ(v, 1 - 3000 - 4);
+  BindingScope other = shapes();
+  other.viewSizes["Q"][2] = 10;
+  ASSERT_TRUE(evaluateExpr(*e, other, v, error)) << error;
+  EXPECT_EQ(v, 1 - 30 - 4);
+  // A single operand is no chain; parentheses leave no node.
+  e = parseExpr("((Q.1))", error);
+  ASSERT_TRUE(e) << error;
+  EXPECT_EQ(e->root.kind, ExprNode::Kind::ViewDim);
+  // Syntax is checked before names: the unknown view is not reported.
+  EXPECT_EQ(evalError("P.2 +"), "unexpected end at column 6 of 'P.2 +'");
+  EXPECT_FALSE(parseExpr("P.2 +", error));
+  EXPECT_EQ(locateExprError("why", 0, "x"), "why at column 1 of 'x'");
+}
+
 TEST(Expr, QuoteIsShort) {
   EXPECT_EQ(quoteExpr("abc"), "'abc'");
   std::string q = quoteExpr(std::string(200, 'x'));

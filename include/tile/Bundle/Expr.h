@@ -82,11 +82,75 @@ public:
              std::string &error) const override;
 };
 
-/// Parses and checks `text` in `scope`: syntax, names, dimensions, and the
-/// arithmetic on what is known (a division by a constant zero, overflow).
-/// `value` is the result when everything it depends on is known. Errors say
-/// what and where: "no view argument named 'P' at column 6 of 'cdiv(P.2,
-/// 4)'".
+/// The operators of the grammar (C semantics, above).
+enum class ExprOp {
+  Or,
+  And,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  CDiv,
+  Min,
+  Max
+};
+
+/// How `op` is written (`cdiv`, `min`, `max` for the calls).
+const char *spellExprOp(ExprOp op);
+
+/// One node of a parsed expression. A chain of operators of one precedence
+/// level is one node (so that evaluating, emitting or destroying a tree
+/// recurses no deeper than the nesting kMaxExprDepth bounds). Columns are
+/// 0-based offsets into the text, for messages.
+struct ExprNode {
+  enum class Kind { Integer, ViewDim, Param, Not, Call, Chain };
+  Kind kind = Kind::Integer;
+  /// Where the node starts (a name's first character for ViewDim, Param).
+  size_t at = 0;
+  /// Integer: its value; ViewDim: the dimension.
+  int64_t number = 0;
+  /// ViewDim, Param: the name.
+  std::string name;
+  /// Not: the operand; Call: the two arguments; Chain: the first operand,
+  /// then the right operand of each link.
+  std::vector<ExprNode> operands;
+  /// Call: its operator (CDiv, Min, Max); Chain: each link's operator.
+  std::vector<ExprOp> ops;
+  /// Where errors of each operator point: a Chain link's operator, a
+  /// Call's second argument (a division by zero is about it).
+  std::vector<size_t> opAt;
+};
+
+/// A parsed expression and its text (for messages).
+struct ParsedExpr {
+  std::string text;
+  ExprNode root;
+};
+
+/// Parses `text` (syntax, integer ranges, nesting and length bounds; names
+/// are not looked up). Errors say what and where: "unexpected end at column
+/// 4 of '1 +'".
+std::optional<ParsedExpr> parseExpr(const std::string &text,
+                                    std::string &error);
+/// Evaluates `expr` in `scope`: names, dimensions, and the arithmetic on
+/// what is known (a division by a constant zero, overflow). `value` is the
+/// result when everything it depends on is known. `||` and `&&` report no
+/// arithmetic error of the side they do not evaluate.
+bool evaluateExpr(const ParsedExpr &expr, const ExprScope &scope,
+                  std::optional<int64_t> &value, std::string &error);
+/// "WHY at column N of 'TEXT'" for the 0-based column `at`.
+std::string locateExprError(const std::string &why, size_t at,
+                            const std::string &text);
+
+/// Parses and checks `text` in `scope` (parseExpr, then evaluateExpr):
+/// "no view argument named 'P' at column 6 of 'cdiv(P.2, 4)'".
 bool analyzeExpr(const std::string &text, const ExprScope &scope,
                  std::optional<int64_t> &value, std::string &error);
 /// analyzeExpr that requires a known value.

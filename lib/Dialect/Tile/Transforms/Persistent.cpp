@@ -9,6 +9,7 @@
 
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "tile/Bundle/Expr.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,8 +17,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
-
-#include <cctype>
 
 namespace mlir {
 namespace tile {
@@ -31,169 +30,113 @@ using namespace mlir::tile;
 
 namespace {
 
-/// Emits a grid expression (include/tile/Bundle/Expr.h's grammar, the
-/// arithmetic part: integers, NAME.d, + - * / %, cdiv, min, max,
-/// parentheses; specialization writes a negative parameter as (0 - n - 1))
-/// as i64 arith ops, as launchers evaluate the same text (with checked
-/// int64 arithmetic: an overflow there is an error, never a launch). The
-/// value is truncated to i32: the precondition this pass adds keeps the
-/// product of the grid, so each size, within it.
+/// Emits a parsed grid expression (tile/Bundle/Expr.h) as i64 arith ops,
+/// as launchers evaluate the same tree (with checked int64 arithmetic: an
+/// overflow there is an error, never a launch). Only its arithmetic part
+/// has code here: integers, NAME.d, + - * / %, cdiv, min, max
+/// (specialization writes a negative parameter as (0 - n - 1)). The value
+/// is truncated to i32: the precondition this pass adds keeps the product
+/// of the grid, so each size, within it.
 class GridExprEmitter {
 public:
-  GridExprEmitter(OpBuilder &b, func::FuncOp func, StringRef text)
-      : b(b), func(func), loc(func.getLoc()), text(text) {}
+  GridExprEmitter(OpBuilder &b, func::FuncOp func)
+      : b(b), func(func), loc(func.getLoc()) {}
 
-  /// The value of the whole expression as an i32, or null with `error`
-  /// set.
-  Value emit() {
-    Value v = parseSum();
-    skipSpace();
-    if (v && pos != text.size())
-      fail("'" + text.substr(pos, 1).str() + "' is not arithmetic");
-    if (!error.empty())
+  /// The value of `expr` as an i32, or null with `error` set.
+  Value emit(const tilebundle::ParsedExpr &expr) {
+    Value v = emitNode(expr.root);
+    if (!v)
       return Value();
     return arith::TruncIOp::create(b, loc, b.getI32Type(), v);
   }
   const std::string &getError() const { return error; }
 
 private:
+  using Node = tilebundle::ExprNode;
+  using Op = tilebundle::ExprOp;
   OpBuilder &b;
   func::FuncOp func;
   Location loc;
-  StringRef text;
-  size_t pos = 0;
   std::string error;
 
-  Value fail(const Twine &why) {
+  Value fail(const Twine &why, size_t at) {
     if (error.empty())
-      error = (why + " at column " + Twine(pos + 1)).str();
+      error = (why + " at column " + Twine(at + 1)).str();
     return Value();
   }
-  void skipSpace() {
-    while (pos < text.size() &&
-           std::isspace(static_cast<unsigned char>(text[pos])))
-      ++pos;
-  }
-  bool accept(char c) {
-    skipSpace();
-    if (pos < text.size() && text[pos] == c &&
-        // `<=`, `==`, `!=`, ... are not arithmetic: leave them to fail.
-        !(pos + 1 < text.size() && text[pos + 1] == '=')) {
-      ++pos;
-      return true;
-    }
-    return false;
-  }
-  Value constant(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, v, 64);
-  }
 
-  Value parseSum() {
-    Value lhs = parseProduct();
-    while (lhs) {
-      if (accept('+'))
-        lhs = combine<arith::AddIOp>(lhs, parseProduct());
-      else if (accept('-'))
-        lhs = combine<arith::SubIOp>(lhs, parseProduct());
-      else
-        break;
-    }
-    return lhs;
-  }
-  Value parseProduct() {
-    Value lhs = parsePrimary();
-    while (lhs) {
-      if (accept('*'))
-        lhs = combine<arith::MulIOp>(lhs, parsePrimary());
-      else if (accept('/'))
-        lhs = combine<arith::DivSIOp>(lhs, parsePrimary());
-      else if (accept('%'))
-        lhs = combine<arith::RemSIOp>(lhs, parsePrimary());
-      else
-        break;
-    }
-    return lhs;
-  }
-  template <typename OpTy> Value combine(Value lhs, Value rhs) {
-    if (!rhs)
-      return Value();
-    return OpTy::create(b, loc, lhs, rhs);
-  }
-  Value parsePrimary() {
-    skipSpace();
-    if (pos >= text.size())
-      return fail("expected a value");
-    if (accept('(')) {
-      Value v = parseSum();
-      if (v && !accept(')'))
-        return fail("expected ')'");
-      return v;
-    }
-    char c = text[pos];
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      size_t start = pos;
-      while (pos < text.size() &&
-             std::isdigit(static_cast<unsigned char>(text[pos])))
-        ++pos;
-      int64_t value;
-      if (text.substr(start, pos - start).getAsInteger(10, value))
-        return fail("'" + text.substr(start, pos - start) +
-                    "' does not fit an i64");
-      return constant(value);
-    }
-    if (!std::isalpha(static_cast<unsigned char>(c)) && c != '_')
-      return fail("'" + text.substr(pos, 1) + "' is not arithmetic");
-    size_t start = pos;
-    while (pos < text.size() &&
-           (std::isalnum(static_cast<unsigned char>(text[pos])) ||
-            text[pos] == '_'))
-      ++pos;
-    StringRef name = text.substr(start, pos - start);
-    if (name == "cdiv" || name == "min" || name == "max") {
-      if (!accept('('))
-        return fail("expected '(' after " + name);
-      Value lhs = parseSum();
-      if (lhs && !accept(','))
-        return fail("expected ','");
-      Value rhs = lhs ? parseSum() : Value();
-      if (rhs && !accept(')'))
-        return fail("expected ')'");
-      if (!rhs)
-        return Value();
-      if (name == "cdiv")
-        return arith::CeilDivSIOp::create(b, loc, lhs, rhs);
-      if (name == "min")
-        return arith::MinSIOp::create(b, loc, lhs, rhs);
-      return arith::MaxSIOp::create(b, loc, lhs, rhs);
-    }
-    if (!accept('.')) {
+  Value emitNode(const Node &node) {
+    switch (node.kind) {
+    case Node::Kind::Integer:
+      return arith::ConstantIntOp::create(b, loc, node.number, 64);
+    case Node::Kind::ViewDim:
+      return emitViewDim(node);
+    case Node::Kind::Param: {
       auto params =
           func->getAttrOfType<DictionaryAttr>(TileDialect::getParamsAttrName());
-      if (params && params.get(name))
-        return fail("'" + name +
-                    "' is a parameter: specialize the kernel first "
-                    "(tile-specialize)");
-      return fail("'" + name + "' is not a view size (NAME.d)");
+      if (params && params.get(node.name))
+        return fail("'" + node.name +
+                        "' is a parameter: specialize the kernel first "
+                        "(tile-specialize)",
+                    node.at);
+      return fail("'" + node.name + "' is not a view size (NAME.d)", node.at);
     }
-    size_t dimStart = pos;
-    while (pos < text.size() &&
-           std::isdigit(static_cast<unsigned char>(text[pos])))
-      ++pos;
-    int64_t dim;
-    if (text.substr(dimStart, pos - dimStart).getAsInteger(10, dim))
-      return fail("expected a dimension after '" + name + ".'");
+    case Node::Kind::Not:
+      return fail("'!' is not arithmetic", node.at);
+    case Node::Kind::Call:
+    case Node::Kind::Chain:
+      break;
+    }
+    Value lhs = emitNode(node.operands[0]);
+    for (size_t i = 0; lhs && i < node.ops.size(); ++i) {
+      Value rhs = emitNode(node.operands[i + 1]);
+      if (!rhs)
+        return Value();
+      lhs = combine(node.ops[i], lhs, rhs,
+                    node.kind == Node::Kind::Chain ? node.opAt[i] : node.at);
+    }
+    return lhs;
+  }
+
+  Value combine(Op op, Value lhs, Value rhs, size_t at) {
+    switch (op) {
+    case Op::Add:
+      return arith::AddIOp::create(b, loc, lhs, rhs);
+    case Op::Sub:
+      return arith::SubIOp::create(b, loc, lhs, rhs);
+    case Op::Mul:
+      return arith::MulIOp::create(b, loc, lhs, rhs);
+    case Op::Div:
+      return arith::DivSIOp::create(b, loc, lhs, rhs);
+    case Op::Rem:
+      return arith::RemSIOp::create(b, loc, lhs, rhs);
+    case Op::CDiv:
+      return arith::CeilDivSIOp::create(b, loc, lhs, rhs);
+    case Op::Min:
+      return arith::MinSIOp::create(b, loc, lhs, rhs);
+    case Op::Max:
+      return arith::MaxSIOp::create(b, loc, lhs, rhs);
+    default:
+      return fail(
+          "'" + Twine(tilebundle::spellExprOp(op)) + "' is not arithmetic", at);
+    }
+  }
+
+  Value emitViewDim(const Node &node) {
     for (BlockArgument arg : func.getArguments()) {
       auto argName = func.getArgAttrOfType<StringAttr>(
           arg.getArgNumber(), TileDialect::getArgNameAttrName());
       auto view = dyn_cast<ViewType>(arg.getType());
-      if (!argName || argName.getValue() != name || !view)
+      if (!argName || argName.getValue() != node.name || !view)
         continue;
-      if (dim >= view.getRank())
-        return fail("view '" + name + "' has no dimension " + Twine(dim));
+      if (node.number >= view.getRank())
+        return fail("view '" + node.name + "' has no dimension " +
+                        Twine(node.number),
+                    node.at);
       return arith::ExtSIOp::create(b, loc, b.getI64Type(),
-                                    DimOp::create(b, loc, arg, dim));
+                                    DimOp::create(b, loc, arg, node.number));
     }
-    return fail("no view argument named '" + name + "'");
+    return fail("no view argument named '" + node.name + "'", node.at);
   }
 };
 
@@ -238,18 +181,22 @@ struct TilePersistentPass
     SmallVector<Value, 3> sizes;
     SmallVector<std::string, 3> texts;
     for (Attribute a : grid) {
-      StringRef text = cast<StringAttr>(a).getValue();
-      GridExprEmitter emitter(b, func, text);
-      Value size = emitter.emit();
+      std::string text = cast<StringAttr>(a).getValue().str();
+      std::string why;
+      std::optional<tilebundle::ParsedExpr> expr =
+          tilebundle::parseExpr(text, why);
+      GridExprEmitter emitter(b, func);
+      Value size = expr ? emitter.emit(*expr) : Value();
       if (!size) {
         func.emitError() << "tile-persistent: cannot evaluate the grid rule '"
-                         << text << "' in the kernel: " << emitter.getError()
+                         << text << "' in the kernel: "
+                         << (expr ? emitter.getError() : why)
                          << " (integers, view sizes, + - * / %, cdiv, min and "
                             "max only)";
         return signalPassFailure();
       }
       sizes.push_back(size);
-      texts.push_back(text.str());
+      texts.push_back(text);
     }
     Value first = BlockIdOp::create(b, loc, b.getI32Type(), GridDim::x);
     Value blocks = NumBlocksOp::create(b, loc, b.getI32Type(), GridDim::x);

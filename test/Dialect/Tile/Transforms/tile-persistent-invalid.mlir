@@ -29,9 +29,17 @@ func.func @compare(%X: !tile.view<?xf32> {tile.name = "X"})
 
 // -----
 
-// expected-error @+1 {{tile-persistent: cannot evaluate the grid rule 'cdiv(X.0, 4) && 1' in the kernel: '&' is not arithmetic at column 14 (integers, view sizes, + - * / %, cdiv, min and max only)}}
+// expected-error @+1 {{tile-persistent: cannot evaluate the grid rule 'cdiv(X.0, 4) && 1' in the kernel: '&&' is not arithmetic at column 14 (integers, view sizes, + - * / %, cdiv, min and max only)}}
 func.func @logic(%X: !tile.view<?xf32> {tile.name = "X"})
     attributes {tile.kernel = {grid = ["cdiv(X.0, 4) && 1", "1", "1"]}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{tile-persistent: cannot evaluate the grid rule '1 + !X.0' in the kernel: '!' is not arithmetic at column 5 (integers, view sizes, + - * / %, cdiv, min and max only)}}
+func.func @negation(%X: !tile.view<?xf32> {tile.name = "X"})
+    attributes {tile.kernel = {grid = ["1 + !X.0", "1", "1"]}} {
   return
 }
 
@@ -51,7 +59,7 @@ func.func @blocks(%X: !tile.view<?xf32> {tile.name = "X"})
 
 // Parameters are substituted by tile-specialize, which the pipelines run
 // first.
-// expected-error @+1 {{tile-persistent: cannot evaluate the grid rule 'cdiv(X.0, ROWS)' in the kernel: 'ROWS' is a parameter: specialize the kernel first (tile-specialize) at column 15}}
+// expected-error @+1 {{tile-persistent: cannot evaluate the grid rule 'cdiv(X.0, ROWS)' in the kernel: 'ROWS' is a parameter: specialize the kernel first (tile-specialize) at column 11 (integers, view sizes, + - * / %, cdiv, min and max only)}}
 func.func @unspecialized(%X: !tile.view<?xf32> {tile.name = "X"})
     attributes {tile.kernel = {grid = ["cdiv(X.0, ROWS)", "1", "1"]},
                 tile.params = {ROWS = 4 : i32}} {
