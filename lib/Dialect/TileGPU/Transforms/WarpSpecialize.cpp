@@ -87,14 +87,16 @@ void moveBody(Block *from, Block *to) {
 }
 
 /// Keeps in `top` only `roots` and what they need; loops keep only the
-/// state the copies need (a persistent loop's ring slots).
+/// state the copies need (a persistent loop's ring slots). Fails, with why
+/// in `whyNot` and nothing changed, when a copy needs what the producer
+/// cannot compute on its own.
 LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
-                            Operation *where) {
+                            std::string &whyNot) {
   DenseSet<Operation *> needed;
   DenseSet<std::pair<Operation *, unsigned>> neededState; // (loop, iter arg)
   SmallVector<Operation *> work(roots.begin(), roots.end());
   Region *region = top->getParent();
-  std::string whyNot;
+  whyNot.clear();
   std::function<void(Value)> need = [&](Value v) {
     if (!region->isAncestor(v.getParentRegion()))
       return; // defined before the split: visible to both roles
@@ -154,7 +156,7 @@ LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
       work.push_back(parent);
   }
   if (!whyNot.empty())
-    return where->emitOpError() << "cannot warp-specialize: " << whyNot;
+    return failure();
 
   // Drop everything else; terminators stay.
   SmallVector<Operation *> dead;
@@ -269,6 +271,9 @@ struct TileGPUWarpSpecializePass
       return signalPassFailure();
     if (gate->isOff())
       return;
+    if (func.walk([](WarpSpecializeOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return gate->skip("the kernel is already warp-specialized");
     auto warps = func->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
     auto version = func->getAttrOfType<IntegerAttr>("tilegpu.mma_version");
     if (chip != "sm_90a")
@@ -354,15 +359,12 @@ struct TileGPUWarpSpecializePass
       ws.erase();
       return gate->skip("no pipelined copies");
     }
-    if (failed(pruneProducer(producer, roots, ws))) {
-      if (!gate->isForced()) {
-        // Not applicable: leave the kernel as it was.
-        entry.getOperations().splice(ws->getIterator(),
-                                     consumers->getOperations());
-        ws.erase();
-        return;
-      }
-      return signalPassFailure();
+    if (std::string why; failed(pruneProducer(producer, roots, why))) {
+      // Not applicable: leave the kernel as it was.
+      entry.getOperations().splice(ws->getIterator(),
+                                   consumers->getOperations());
+      ws.erase();
+      return gate->skip(why);
     }
     pruneConsumers(consumers);
 
