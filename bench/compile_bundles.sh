@@ -227,6 +227,11 @@ dtypes)
         --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${OVERLAP[@]}"
       variant "$n-p-tma-cs-$c" "TILE_M=128,TILE_N=128,$common" \
         --num-warps=8 --stages=2 --producer-regs=56 --tma=on --coalesce-stores=on "--tile-pipeline=$O3{$PERSIST}"
+      # Ping-pong: the fastest at most of these points (run43, docs/perf.md,
+      # ninth session; fp16 D=64 non-causal 0.99-1.00 of cuDNN against
+      # 0.94-0.98 without).
+      variant "$n-p-tmaov-cs-pp-$c" "TILE_M=128,TILE_N=128,$common" \
+        --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
     done
   done
   ;;
