@@ -5,7 +5,8 @@
 // on the stage's full barrier (expect_tx announces its bytes); the views
 // get tensor-map kernel arguments. A copy before the loops that the first
 // full barrier covered gets a barrier of its own that the consumers wait
-// for before first reading its buffer.
+// for before first reading its buffer. A producer left with scalar work
+// only runs in its first warp; the other three leave.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
@@ -97,6 +99,44 @@ std::string whyNot(AsyncCopyOp copy, func::FuncOp func, MapKey &key) {
 
 int32_t tileBytes(AsyncCopyOp copy) {
   return static_cast<int32_t>(copy.getBuffer().getType().getTileBytes());
+}
+
+/// True when every op left in the producer is scalar work that one warp
+/// can do alone: the copies are the leader's, and nothing else counts
+/// producer threads (no barrier, no per-thread arrival, no tile values).
+bool needsOneWarp(Block &producer) {
+  WalkResult r = producer.walk([](Operation *op) {
+    if (llvm::any_of(op->getResultTypes(),
+                     [](Type t) { return isa<ShapedType>(t); }))
+      return WalkResult::interrupt();
+    Dialect *d = op->getDialect();
+    bool scalar = d && isa<arith::ArithDialect, scf::SCFDialect>(d);
+    if (scalar ||
+        isa<MbarrierWaitOp, MbarrierExpectTxOp, TmaCopyOp, SubviewOp,
+            ThreadIdOp, tile::DimOp, tile::BlockIdOp, tile::NumBlocksOp>(op))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !r.wasInterrupted();
+}
+
+/// Moves the producer's work under `if (tid < first + 32)`: the other
+/// warps of the producer warpgroup (after its setmaxnreg) have nothing to
+/// do, and would only spin on the empty barriers next to the consumers.
+/// `tid` and `first` (the producer's first thread) open the block.
+void confineToFirstWarp(Block &producer, Value tid, Value first) {
+  Location loc = producer.getParentOp()->getLoc();
+  OpBuilder b(first.getDefiningOp()->getNextNode());
+  Value warpSize =
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), int64_t(kWarpSize));
+  Value end = arith::AddIOp::create(b, loc, first, warpSize);
+  Value inWarp =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, end);
+  auto ifOp = scf::IfOp::create(b, loc, inWarp, /*else=*/false);
+  Operation *yield = ifOp.thenBlock()->getTerminator();
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(std::next(ifOp->getIterator()), producer.end())))
+    op.moveBefore(yield);
 }
 
 struct TileGPUTmaPass : public tilegpu::impl::TileGPUTmaBase<TileGPUTmaPass> {
@@ -240,6 +280,8 @@ struct TileGPUTmaPass : public tilegpu::impl::TileGPUTmaBase<TileGPUTmaPass> {
       if (auto init = dyn_cast<MbarrierInitOp>(op);
           init && tmaFull.contains(init.getBarriers()))
         init.setArrivals(1);
+    if (needsOneWarp(producer))
+      confineToFirstWarp(producer, tid, first);
     SmallVector<Operation *> fences;
     ws.getConsumers().walk([&](FenceAsyncSharedOp fence) {
       auto wait = dyn_cast_or_null<MbarrierWaitOp>(fence->getPrevNode());

@@ -31,7 +31,12 @@
 // CHECK-NEXT: tilegpu.barrier
 // CHECK-NEXT: tilegpu.warp_specialize producer(warps = 4, regs = 40) {
 // CHECK-NEXT: %[[TID:.*]] = tilegpu.thread_id
-// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : i32
+// CHECK-NEXT: %[[FIRST:.*]] = arith.constant 128 : i32
+// CHECK-NEXT: %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT: %[[END:.*]] = arith.addi %[[FIRST]], %[[C32]] : i32
+// CHECK-NEXT: %[[ONEWARP:.*]] = arith.cmpi ult, %[[TID]], %[[END]] : i32
+// CHECK-NEXT: scf.if %[[ONEWARP]] {
+// CHECK-NEXT: %[[LEADER:.*]] = arith.cmpi eq, %[[TID]], %[[FIRST]] : i32
 // CHECK-NOT: tilegpu.async_copy
 // CHECK: scf.if %[[LEADER]] {
 // CHECK-NEXT: tilegpu.mbarrier_expect_tx %[[QF]][%{{.*}}], 8192
@@ -94,5 +99,43 @@ func.func @attention(%Q: !tile.view<?x?xf16> {tile.name = "Q"}, %K: !tile.view<?
     scf.yield %a1 : tensor<64x64xf32, #mma>
   }
   tilegpu.store %r, %O[%c0, %c0] dims [0, 1] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// A producer op that counts every producer thread (here a per-thread
+// arrival) keeps the whole warpgroup in the producer.
+// CHECK-LABEL: func.func @whole_producer
+// CHECK: tilegpu.warp_specialize producer
+// CHECK-NEXT: tilegpu.thread_id
+// CHECK-NOT: arith.cmpi ult
+// CHECK: tilegpu.tma_copy
+// CHECK: tilegpu.mbarrier_arrive %{{.*}}[%{{.*}}] :
+// CHECK: } consumers
+#wgT = #tilegpu.shared<order = [0, 1], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+
+func.func @whole_producer(%K: !tile.view<?x?xf16> {tile.name = "K"}, %n: i32)
+    attributes {tilegpu.num_warps = 8 : i32, tilegpu.mma_version = 3 : i32} {
+  %kb = tilegpu.alloc : !tilegpu.smem<2x64x64xf16, #wgT>
+  %full = tilegpu.mbarrier_alloc {tilegpu.role = "full"} : !tilegpu.mbarrier<2>
+  %empty = tilegpu.mbarrier_alloc {tilegpu.role = "empty"} : !tilegpu.mbarrier<2>
+  %done = tilegpu.mbarrier_alloc : !tilegpu.mbarrier<1>
+  tilegpu.mbarrier_init %full arrivals 128 : !tilegpu.mbarrier<2>
+  tilegpu.mbarrier_init %empty arrivals 128 : !tilegpu.mbarrier<2>
+  tilegpu.mbarrier_init %done arrivals 128 : !tilegpu.mbarrier<1>
+  tilegpu.barrier
+  tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    %c0 = arith.constant 0 : i32
+    tilegpu.mbarrier_wait %empty[%c0] parity %c0 : !tilegpu.mbarrier<2>
+    %stage = tilegpu.subview %kb[%c0] : !tilegpu.smem<2x64x64xf16, #wgT> -> !tilegpu.smem<64x64xf16, #wgT>
+    tilegpu.async_copy %K[%c0, %c0] dims [1, 0] into %stage {tilegpu.threads = array<i32: 128, 128>} : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #wgT>
+    tilegpu.mbarrier_arrive_copies %full[%c0] : !tilegpu.mbarrier<2>
+    tilegpu.mbarrier_arrive %done[%c0] : !tilegpu.mbarrier<1>
+  } consumers(warps = 4, regs = 240) {
+    %c0 = arith.constant 0 : i32
+    tilegpu.mbarrier_wait %full[%c0] parity %c0 : !tilegpu.mbarrier<2>
+    tilegpu.mbarrier_wait %done[%c0] parity %c0 : !tilegpu.mbarrier<1>
+  }
   return
 }

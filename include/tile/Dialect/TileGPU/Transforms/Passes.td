@@ -489,6 +489,14 @@ def TileGPUTma : Pass<"tilegpu-tma", "::mlir::func::FuncOp"> {
     layout (64-element pieces, at most 256 rows), no predicate; `mode=on`
     reports why not, `mode=off` keeps cp.async. The kernel hint `tma` (0 or
     1) chooses per kernel.
+
+    What is left of the producer is then the issuing thread's: waits on the
+    empty barriers and scalar index arithmetic. When nothing else is there
+    (no barrier, no per-thread arrival, no tile value), it runs under
+    `scf.if (tid < first + 32)`: one warp waits and issues, and the other
+    three warps of the producer warpgroup leave after their `setmaxnreg`
+    instead of spinning on the same barriers next to the consumers (as
+    cuDNN's and FlashAttention-3's single producer warp).
   }];
   let options = [
     Option<"mode", "mode", "std::string", "\"auto\"",
