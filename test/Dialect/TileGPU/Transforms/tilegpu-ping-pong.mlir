@@ -345,3 +345,33 @@ func.func @divergent_bound(%O: !tile.view<?x?xf32>, %n: i32)
   }
   return
 }
+
+// -----
+
+// A wgmma inside a region op other than scf.for / scf.if: how often each
+// warpgroup runs it is not checked, so the kernel is left alone.
+// CHECK-LABEL: func.func @other_region
+// CHECK-NOT: tilegpu.named_barrier 2
+// CHECK: return
+// ERR: error: 'tilegpu.warp_specialize' op cannot ping-pong: a wgmma is inside 'scf.execute_region'
+#mma = #tilegpu.mma<version = 3, warps = [8, 1]>
+#wg = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
+
+func.func @other_region(%O: !tile.view<?x?xf32>)
+    attributes {tilegpu.num_warps = 12 : i32, tilegpu.mma_version = 3 : i32} {
+  %q = tilegpu.alloc : !tilegpu.smem<128x64xf16, #wg>
+  %k = tilegpu.alloc : !tilegpu.smem<64x64xf16, #wg>
+  tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.fence_async_shared
+  } consumers(warps = 8, regs = 232) {
+    %c0 = arith.constant 0 : i32
+    %zero = tile.full 0.0 shape [128, 64] : tensor<128x64xf32, #mma>
+    %r = scf.execute_region -> tensor<128x64xf32, #mma> {
+      %o = tilegpu.mma %q, %k, %zero {async} : !tilegpu.smem<128x64xf16, #wg>, !tilegpu.smem<64x64xf16, #wg>, tensor<128x64xf32, #mma>
+      %ow = tilegpu.mma_wait %o {pending = 0 : i32} : tensor<128x64xf32, #mma>
+      scf.yield %ow : tensor<128x64xf32, #mma>
+    }
+    tilegpu.store %r, %O[%c0, %c0] dims [0, 1] : tensor<128x64xf32, #mma>, !tile.view<?x?xf32>
+  }
+  return
+}
