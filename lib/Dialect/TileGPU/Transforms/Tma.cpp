@@ -104,7 +104,7 @@ int32_t tileBytes(AsyncCopyOp copy) {
 /// True when every op left in the producer is scalar work that one warp
 /// can do alone: the copies are the leader's, and nothing else counts
 /// producer threads (no barrier, no per-thread arrival, no tile values).
-bool needsOneWarp(Block &producer) {
+bool oneWarpSuffices(Block &producer) {
   WalkResult r = producer.walk([](Operation *op) {
     if (llvm::any_of(op->getResultTypes(),
                      [](Type t) { return isa<ShapedType>(t); }))
@@ -280,7 +280,7 @@ struct TileGPUTmaPass : public tilegpu::impl::TileGPUTmaBase<TileGPUTmaPass> {
       if (auto init = dyn_cast<MbarrierInitOp>(op);
           init && tmaFull.contains(init.getBarriers()))
         init.setArrivals(1);
-    if (needsOneWarp(producer))
+    if (oneWarpSuffices(producer))
       confineToFirstWarp(producer, tid, first);
     SmallVector<Operation *> fences;
     ws.getConsumers().walk([&](FenceAsyncSharedOp fence) {
