@@ -21,7 +21,6 @@ than cuDNN).
 
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
@@ -33,20 +32,11 @@ from triton.testing import do_bench
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from bench_kernels import TORCH_DTYPE, load_bundles, poisoned, rel_err  # noqa: E402
+from bench_kernels import (TORCH_DTYPE, attention_args, attention_candidates,  # noqa: E402
+                           load_bundles, rel_err)
 
 WARMUP_MS = int(os.environ.get("WARMUP_MS", 25))
 REP_MS = int(os.environ.get("REP_MS", 100))
-
-
-def candidates_for(kernels, dt, d, causal, match):
-    return [k for k in kernels if k.manifest.kernel == "fmha"
-            and k.manifest.params.get("DTYPE") == dt
-            and k.manifest.params.get("HEAD_DIM") == d
-            and bool(k.manifest.params.get("CAUSAL")) == causal
-            and k.manifest.params.get("QUERY_GROUP_SIZE", 1) == 1
-            and not k.manifest.params.get("WITH_LSE", False)
-            and (not match or any(m in k.name for m in match))]
 
 
 def main():
@@ -67,7 +57,8 @@ def main():
     kernels = load_bundles(args.bundles)
     rows = []
     for causal in [c == "1" for c in args.causal.split(",")]:
-        cands = candidates_for(kernels, dt, D, causal, match)
+        cands = [k for k in attention_candidates(kernels, dt, D, causal)
+                 if not match or any(m in k.name for m in match)]
         if not cands:
             print(f"# no bundle fits dtype={dt} D={D} causal={int(causal)}", flush=True)
             continue
@@ -79,9 +70,7 @@ def main():
                 ref = F.scaled_dot_product_attention(q, k_, v, is_causal=causal).double()
             fns = {}
             for kern in cands:
-                call = dict(Q=q, K=k_, V=v, Out=poisoned((B, H, S, D), tdt),
-                            Lse=torch.empty(B, H, S, device="cuda", dtype=torch.float32),
-                            qk_scale=1 / math.sqrt(D), input_pos=0)
+                call = attention_args(q, k_, v)
                 kern(**call)
                 torch.cuda.synchronize()
                 err = rel_err(call["Out"], ref)

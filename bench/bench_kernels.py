@@ -252,6 +252,25 @@ def run_layernorm(kernels, res, quick):
 # --------------------------------------------------------------------------
 # Attention forward (B, H, S, D), TFLOPS = 4 B H S^2 D, halved for causal.
 
+def attention_candidates(kernels, dt, d, causal):
+    """The fmha bundles for dtype `dt`, head dim `d`, causal or not, without
+    GQA or LSE: the problem bench_kernels.py and ab_fmha.py time."""
+    return [k for k in kernels if k.manifest.kernel == "fmha"
+            and k.manifest.params.get("DTYPE") == dt
+            and k.manifest.params.get("HEAD_DIM") == d
+            and bool(k.manifest.params.get("CAUSAL")) == causal
+            and k.manifest.params.get("QUERY_GROUP_SIZE", 1) == 1
+            and not k.manifest.params.get("WITH_LSE", False)]
+
+
+def attention_args(q, k, v):
+    """One fmha launch's arguments: a poisoned output, top-left alignment."""
+    B, H, S, D = q.shape
+    return dict(Q=q, K=k, V=v, Out=poisoned((B, H, S, D), q.dtype),
+                Lse=torch.empty(B, H, S, device="cuda", dtype=torch.float32),
+                qk_scale=1 / math.sqrt(D), input_pos=0)
+
+
 def run_attention(kernels, res, quick):
     import peers  # bench/peers.py: the Triton flash attention
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -263,12 +282,7 @@ def run_attention(kernels, res, quick):
     if quick:
         seqs = seqs[:2]
     for causal in [True, False]:
-        cands = [k for k in kernels if k.manifest.kernel == "fmha"
-                 and k.manifest.params.get("DTYPE") == dt
-                 and k.manifest.params.get("HEAD_DIM") == D
-                 and bool(k.manifest.params.get("CAUSAL")) == causal
-                 and k.manifest.params.get("QUERY_GROUP_SIZE", 1) == 1
-                 and not k.manifest.params.get("WITH_LSE", False)]
+        cands = attention_candidates(kernels, dt, D, causal)
         for S in seqs:
             torch.manual_seed(S)
             q, k_, v = (torch.randn(B, H, S, D, device="cuda", dtype=tdt) for _ in range(3))
@@ -276,9 +290,7 @@ def run_attention(kernels, res, quick):
             ref = None
 
             def make_args(kern):
-                return dict(Q=q, K=k_, V=v, Out=poisoned((B, H, S, D), tdt),
-                            Lse=torch.empty(B, H, S, device="cuda", dtype=torch.float32),
-                            qk_scale=1 / math.sqrt(D), input_pos=0)
+                return attention_args(q, k_, v)
 
             def check(kern, args):
                 nonlocal ref

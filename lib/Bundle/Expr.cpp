@@ -146,19 +146,13 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 /// The binary levels, loosest first, with their operators (longer
 /// spellings before their prefixes).
-struct Level {
-  std::vector<ExprOp> ops;
-};
-const std::vector<Level> &levels() {
-  static const std::vector<Level> table = {
-      {{ExprOp::Or}},
-      {{ExprOp::And}},
-      {{ExprOp::Eq, ExprOp::Ne}},
-      {{ExprOp::Le, ExprOp::Ge, ExprOp::Lt, ExprOp::Gt}},
-      {{ExprOp::Add, ExprOp::Sub}},
-      {{ExprOp::Mul, ExprOp::Div, ExprOp::Rem}}};
-  return table;
-}
+const std::vector<std::vector<ExprOp>> kLevels = {
+    {ExprOp::Or},
+    {ExprOp::And},
+    {ExprOp::Eq, ExprOp::Ne},
+    {ExprOp::Le, ExprOp::Ge, ExprOp::Lt, ExprOp::Gt},
+    {ExprOp::Add, ExprOp::Sub},
+    {ExprOp::Mul, ExprOp::Div, ExprOp::Rem}};
 
 /// Recursive descent: chains of binary operators are loops into one node;
 /// only parentheses, calls and `!` recurse, which kMaxExprDepth bounds.
@@ -224,7 +218,7 @@ private:
 
   /// A chain of level `level`'s operators (the unary level past the last).
   bool parseLevel(size_t level, ExprNode &node) {
-    if (level == levels().size())
+    if (level == kLevels.size())
       return parseUnary(node);
     ExprNode first;
     if (!parseLevel(level + 1, first))
@@ -237,7 +231,7 @@ private:
       skipSpace();
       size_t at = pos;
       std::optional<ExprOp> op;
-      for (ExprOp candidate : levels()[level].ops)
+      for (ExprOp candidate : kLevels[level])
         if (consume(spellExprOp(candidate))) {
           op = candidate;
           break;
