@@ -152,9 +152,7 @@ struct WarpgroupIdLowering : OpConversionPattern<WarpgroupIdOp> {
   matchAndRewrite(WarpgroupIdOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    rewriter.replaceOp(op, arith::ShRUIOp::create(rewriter, loc,
-                                                  warpId(rewriter, loc),
-                                                  i32Const(rewriter, loc, 2)));
+    rewriter.replaceOp(op, uniformWarpgroupId(rewriter, loc));
     return success();
   }
 };

@@ -104,6 +104,14 @@ Value lowering::warpId(OpBuilder &b, Location loc) {
   return arith::ShRUIOp::create(b, loc, threadIdX(b, loc), i32Const(b, loc, 5));
 }
 
+Value lowering::uniformWarpgroupId(OpBuilder &b, Location loc) {
+  Value group =
+      arith::ShRUIOp::create(b, loc, threadIdX(b, loc), i32Const(b, loc, 7));
+  return NVVM::ShflOp::create(b, loc, b.getI32Type(), i32Const(b, loc, -1),
+                              group, i32Const(b, loc, 0), i32Const(b, loc, 31),
+                              NVVM::ShflKind::idx, UnitAttr());
+}
+
 Value lowering::threadCoord(OpBuilder &b, Location loc, const RegisterLayout &l,
                             unsigned dim, Value lane, Value warp) {
   Value sum = i32Const(b, loc, 0);

@@ -45,6 +45,10 @@ Value i64Const(OpBuilder &b, Location loc, int64_t v);
 Value threadIdX(OpBuilder &b, Location loc);
 Value laneId(OpBuilder &b, Location loc);
 Value warpId(OpBuilder &b, Location loc);
+/// The warpgroup (tid / 128), broadcast from lane 0 so that ptxas knows it
+/// is the same in every lane: what is computed from it (wgmma descriptors,
+/// named-barrier ids) then stays in uniform registers.
+Value uniformWarpgroupId(OpBuilder &b, Location loc);
 /// Address (!llvm.ptr<3>) of barrier `index` (i32) of a group at `base`.
 Value barrierAddress(OpBuilder &b, Location loc, Value base, Value index);
 

@@ -49,12 +49,17 @@ namespace {
 constexpr int64_t kPieceRowBytes = 128; // one 128B-swizzle row
 constexpr int64_t kAtomBytes = 1024;    // 8 rows of 128 bytes
 
-/// Descriptor arithmetic for one shared operand of a wgmma.
+/// Descriptor arithmetic for one shared operand of a wgmma. The low word
+/// of the tile's first descriptor is computed once; each instruction's
+/// descriptor adds its element's offset >> 4 to it (the start field cannot
+/// carry: shared addresses >> 4 stay below 2^14) and pairs it with the
+/// constant high word, so that each costs one add (ptxas keeps both words
+/// in uniform registers when the address is warp-uniform).
 struct SharedOperand {
-  Value base; // i32 shared-window address of the tile
   int64_t outer = 0;
   bool kMajor = false;
   int64_t elementBytes = 2;
+  Value low; // i32: start >> 4 | LBO >> 4 << 16 of the tile's first element
 
   /// Byte offset of the instruction's first element (mn0, k0).
   int64_t offset(int64_t mn0, int64_t k0) const {
@@ -64,23 +69,31 @@ struct SharedOperand {
            (i % perPiece) * elementBytes;
   }
 
-  /// The descriptor of the element `bytes` past `base`.
-  Value descriptor(OpBuilder &b, Location loc, Value bytes) const {
-    Type i64 = b.getI64Type();
-    Value addr = arith::AddIOp::create(b, loc, base, bytes);
-    Value start = arith::ShRUIOp::create(
-        b, loc, arith::ExtUIOp::create(b, loc, i64, addr), i64Const(b, loc, 4));
+  /// Sets `low` for the tile at shared address `base` (i32).
+  void setBase(OpBuilder &b, Location loc, Value base) {
     int64_t lbo = kMajor ? 1 : outer * kPieceRowBytes >> 4;
-    int64_t sbo = kAtomBytes >> 4;
-    int64_t fixed = (lbo << 16) | (sbo << 32) | (int64_t(1) << 62);
-    return arith::OrIOp::create(b, loc, start, i64Const(b, loc, fixed));
+    low = arith::AddIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, base, i32Const(b, loc, 4)),
+        i32Const(b, loc, lbo << 16));
+  }
+
+  /// The descriptor (i64) of the element `bytes` past the tile's first.
+  Value descriptor(OpBuilder &b, Location loc, int64_t bytes) const {
+    Value start =
+        bytes ? arith::AddIOp::create(b, loc, low, i32Const(b, loc, bytes >> 4))
+              : low;
+    int64_t high = (kAtomBytes >> 4) | (int64_t(1) << 30); // SBO, 128B swizzle
+    Value words = vector::FromElementsOp::create(
+        b, loc, VectorType::get({2}, b.getI32Type()),
+        ValueRange{start, i32Const(b, loc, high)});
+    return LLVM::BitcastOp::create(b, loc, b.getI64Type(), words);
   }
 };
 
-/// Checks that `type` is in the wgmma layout and describes it; `kDim` is the
-/// tile dimension that is the mma's K.
+/// Checks that `type` is in the wgmma layout and describes it (the base
+/// is set after); `kDim` is the tile dimension that is the mma's K.
 FailureOr<SharedOperand> describe(Operation *op, SharedBufferType type,
-                                  unsigned kDim, Value base) {
+                                  unsigned kDim) {
   auto layout = cast<SharedLayoutAttr>(type.getLayout());
   int64_t elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
   ArrayRef<int64_t> shape = type.getShape();
@@ -92,7 +105,7 @@ FailureOr<SharedOperand> describe(Operation *op, SharedBufferType type,
            << "a wgmma operand needs the 128B-swizzle layout with 128-byte "
               "pieces and whole 8-row atoms, got "
            << type;
-  return SharedOperand{base, shape[1 - inner], inner == kDim, elementBytes};
+  return SharedOperand{shape[1 - inner], inner == kDim, elementBytes, {}};
 }
 
 /// The 32-bit registers of a 16-bit register tile, element pairs (2i, 2i+1)
@@ -177,30 +190,31 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
     Type i32 = rewriter.getI32Type();
 
-    Value warpGroup =
-        arith::ShRUIOp::create(rewriter, loc, warpId(rewriter, loc), c32(2));
     auto sharedBase = [&](Value ptr) -> Value {
       return LLVM::PtrToIntOp::create(rewriter, loc, i32,
                                       opaqueInLoop(rewriter, loc, op, ptr));
     };
-    FailureOr<SharedOperand> bOperand =
-        describe(op, bType, /*kDim=*/0, sharedBase(adaptor.getB()));
+    FailureOr<SharedOperand> bOperand = describe(op, bType, /*kDim=*/0);
     if (failed(bOperand))
       return failure();
+    bOperand->setBase(rewriter, loc, sharedBase(adaptor.getB()));
 
     // Operand A: a shared tile (its warpgroup's rows start 64 * g in) or
     // the P registers.
     std::optional<SharedOperand> aOperand;
-    Value aGroupBytes;
     SmallVector<Value> aRegs;
     if (auto aBuf = dyn_cast<SharedBufferType>(op.getA().getType())) {
-      FailureOr<SharedOperand> a =
-          describe(op, aBuf, /*kDim=*/1, sharedBase(adaptor.getA()));
+      FailureOr<SharedOperand> a = describe(op, aBuf, /*kDim=*/1);
       if (failed(a))
         return failure();
       aOperand = *a;
-      aGroupBytes = arith::MulIOp::create(rewriter, loc, warpGroup,
-                                          c32(aOperand->offset(64, 0)));
+      Value groupBytes = arith::MulIOp::create(
+          rewriter, loc, uniformWarpgroupId(rewriter, loc),
+          c32(aOperand->offset(64, 0)));
+      aOperand->setBase(rewriter, loc,
+                        arith::AddIOp::create(rewriter, loc,
+                                              sharedBase(adaptor.getA()),
+                                              groupBytes));
     } else {
       SmallVector<Value> pairs = packPairs(rewriter, loc, adaptor.getA());
       int64_t aTiles = k / 8;
@@ -248,9 +262,8 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
         SmallVector<StringRef> constraints;
         int64_t next = accPerRep;
         if (aOperand) {
-          Value bytes = arith::AddIOp::create(
-              rewriter, loc, aGroupBytes, c32(aOperand->offset(row0, ks * 16)));
-          inputs.push_back(aOperand->descriptor(rewriter, loc, bytes));
+          inputs.push_back(aOperand->descriptor(
+              rewriter, loc, aOperand->offset(row0, ks * 16)));
           constraints.push_back("l");
           os << "$" << next++ << ", ";
         } else {
@@ -262,8 +275,8 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
           }
           os << "}, ";
         }
-        inputs.push_back(bOperand->descriptor(
-            rewriter, loc, c32(bOperand->offset(0, ks * 16))));
+        inputs.push_back(
+            bOperand->descriptor(rewriter, loc, bOperand->offset(0, ks * 16)));
         constraints.push_back("l");
         // p, scale-a = scale-b = 1, then the transpose flags (register A
         // has none).

@@ -38,11 +38,12 @@
 // CHECK:   nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:   nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // CHECK:   nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-// The warpgroup id is tid / 32 / 4; an offset adds to the barrier id.
+// The warpgroup id is tid / 128, broadcast from lane 0 (warp-uniform for
+// ptxas); an offset adds to the barrier id.
 // CHECK:   %[[TID4:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK:   %[[WARP:.*]] = arith.shrui %[[TID4]], %{{.*}} : i32
-// CHECK:   %[[WG:.*]] = arith.shrui %[[WARP]], %{{.*}} : i32
-// CHECK:   %[[ID:.*]] = arith.addi %{{.*}}, %[[WG]] : i32
+// CHECK:   %[[WG:.*]] = arith.shrui %[[TID4]], %{{.*}} : i32
+// CHECK:   %[[UWG:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WG]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:   %[[ID:.*]] = arith.addi %{{.*}}, %[[UWG]] : i32
 // CHECK:   nvvm.barrier id = %[[ID]] number_of_threads = %{{.*}}
 // CHECK: }
 // CHECK: gpu.return

@@ -242,6 +242,12 @@ void rotate(scf::ForOp loop, Plan &plan) {
 
   // Prologue: stage 0 of lb, from the initial state.
   ValueRange inits = loop.getInitArgs();
+  // A carried stage-0 value that is the second mma's accumulator (fmha's
+  // rescaled O), if any.
+  Value lateAcc = plan.second.getAcc();
+  if (plan.accInLate || !llvm::is_contained(plan.carried, lateAcc) ||
+      lateAcc.getType() != inits[accIndex].getType())
+    lateAcc = Value();
   auto prologue = scf::IfOp::create(b, loc, stateTypes, any,
                                     /*withElseRegion=*/true);
   {
@@ -253,10 +259,18 @@ void rotate(scf::ForOp loop, Plan &plan) {
     SmallVector<Value> next =
         cloneEarly(tb, map, lb, initState, [&] { return inits[accIndex]; });
     scf::YieldOp::create(tb, loc, next);
-    // No iteration: the state stays; the carried values are never read.
+    // No iteration: the state stays; the carried values are never read,
+    // except the one that feeds the second mma's accumulator: it takes the
+    // accumulator's initial value, which the epilogue's no-iteration branch
+    // then yields (the same value either way, so that the mma's result and
+    // that branch's can share registers, with no copies at the join).
     OpBuilder eb = OpBuilder::atBlockBegin(prologue.elseBlock());
     SmallVector<Value> same(initState);
     for (Value v : plan.carried) {
+      if (v == lateAcc) {
+        same.push_back(inits[accIndex]);
+        continue;
+      }
       auto type = cast<RankedTensorType>(v.getType());
       same.push_back(
           FullOp::create(eb, loc, type, eb.getZeroAttr(type.getElementType()),
@@ -292,6 +306,9 @@ void rotate(scf::ForOp loop, Plan &plan) {
   b.setInsertionPointAfter(rotated);
   ValueRange state = rotated.getResults();
   Value accBefore = plan.accInLate ? state[slot(accIndex)] : inits[accIndex];
+  if (lateAcc)
+    accBefore =
+        state[m + (llvm::find(plan.carried, lateAcc) - plan.carried.begin())];
   auto epilogue = scf::IfOp::create(b, loc, TypeRange{accArg.getType()}, any,
                                     /*withElseRegion=*/true);
   {
