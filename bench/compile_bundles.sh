@@ -200,6 +200,14 @@ perf)
       --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${OVERLAP[@]}"
     variant "p-tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
       --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
+    # The same with the P V wait pinned after the exponentials (66 MUFU.EX2
+    # under their own P V in the SASS): 0-3% behind the unpinned, the
+    # fastest at non-causal 4k (run58, docs/perf.md tenth session).
+    variant "p-tmaovpin-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
+      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --pin-waits=true "${OVERLAP[@]}"
+    variant "p-tmaovpin-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
+      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --pin-waits=true --ping-pong=on \
+      "${OVERLAP[@]}"
     variant "sync-m128n32-w4-$c" "TILE_M=128,TILE_N=32,$common" --num-warps=4 --mma-version=2 \
       --tile-pipeline=$O3
     # The causal one spills 20 bytes at ptxas -O3; -O1 schedules for fewer

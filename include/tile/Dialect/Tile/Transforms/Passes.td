@@ -67,7 +67,9 @@ def TileOverlapMma : Pass<"tile-overlap-mma", "func::FuncOp"> {
     into iteration `i`, right after the first mma, and the rescale of O and
     the softmax of iteration `i` come after both. A prologue (guarded by
     `lb < ub`) runs the first part of iteration `lb`, an epilogue the second
-    mma of the last iteration.
+    mma of the last iteration. Without an iteration, the carried
+    accumulator is the loop's initial one and the epilogue yields it, so
+    the epilogue's two branches yield values that can share registers.
 
     Stage 1 is the second mma and the ops that only feed its B operand (the
     load of V and its index arithmetic, cloned with `i - 1`); its A operand
