@@ -79,6 +79,7 @@ struct SharedOperand {
 
   /// The descriptor (i64) of the element `bytes` past the tile's first.
   Value descriptor(OpBuilder &b, Location loc, int64_t bytes) const {
+    assert(bytes % 16 == 0 && "wgmma operands start at 16-byte offsets");
     Value start =
         bytes ? arith::AddIOp::create(b, loc, low, i32Const(b, loc, bytes >> 4))
               : low;
