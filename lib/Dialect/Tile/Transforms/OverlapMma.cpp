@@ -242,12 +242,11 @@ void rotate(scf::ForOp loop, Plan &plan) {
 
   // Prologue: stage 0 of lb, from the initial state.
   ValueRange inits = loop.getInitArgs();
-  // A carried stage-0 value that is the second mma's accumulator (fmha's
-  // rescaled O), if any.
-  Value lateAcc = plan.second.getAcc();
-  if (plan.accInLate || !llvm::is_contained(plan.carried, lateAcc) ||
-      lateAcc.getType() != inits[accIndex].getType())
-    lateAcc = Value();
+  // The carried stage-0 value that is the second mma's accumulator (fmha's
+  // rescaled O; its type is the accumulator's), if any.
+  const Value *lateAccIt = llvm::find(plan.carried, plan.second.getAcc());
+  Value lateAcc =
+      plan.accInLate || lateAccIt == plan.carried.end() ? Value() : *lateAccIt;
   auto prologue = scf::IfOp::create(b, loc, stateTypes, any,
                                     /*withElseRegion=*/true);
   {
@@ -307,8 +306,7 @@ void rotate(scf::ForOp loop, Plan &plan) {
   ValueRange state = rotated.getResults();
   Value accBefore = plan.accInLate ? state[slot(accIndex)] : inits[accIndex];
   if (lateAcc)
-    accBefore =
-        state[m + (llvm::find(plan.carried, lateAcc) - plan.carried.begin())];
+    accBefore = state[m + (lateAccIt - plan.carried.begin())];
   auto epilogue = scf::IfOp::create(b, loc, TypeRange{accArg.getType()}, any,
                                     /*withElseRegion=*/true);
   {
