@@ -12,6 +12,9 @@
 #         dtypes: fmha bf16 D=128 and fp16 D=64 (the perf set's best configurations)
 #         kernels: gemm, softmax and layernorm (kernels/*.mlir): the variants
 #                  bench/check_kernels.py checks and bench_kernels.py times
+#         data   : the kernels of test/Pipelines/Inputs/data (gather, scatter,
+#                  atomics, tile.read, element offsets, argmax) for sm_90a
+#                  and sm_80, named NAME-CHIP: bench/check_data_ops.py
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -383,8 +386,17 @@ hopper)
       --ping-pong=on "${OVERLAP[@]}"
   done
   ;;
+data)
+  for chip in sm_90a sm_80; do
+    for f in "$root"/test/Pipelines/Inputs/data/*.mlir; do
+      name=$(basename "$f" .mlir)
+      "$compile" "$f" --quiet --chip="$chip" -o "$out/$name-$chip"
+      echo "$name-$chip"
+    done
+  done
+  ;;
 *)
-  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, data)" >&2
   exit 2
   ;;
 esac

@@ -379,14 +379,49 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
           for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
             instr.v1.push_back(d);
         instr.a0 = static_cast<int64_t>(load.getPadding());
+        instr.flag = load.getElementOffsets();
         return success();
       })
-      .Case([&](StoreOp) {
+      .Case([&](StoreOp store) {
         instr.opc = Opc::Store;
         const SlotInfo &value = info(instr.in[0]);
         instr.kind = value.kind;
         instr.n = value.size;
         instr.v0.assign(value.shape.begin(), value.shape.end());
+        instr.flag = store.getElementOffsets();
+        return success();
+      })
+      .Case([&](ReadOp) {
+        instr.opc = Opc::Read;
+        return success();
+      })
+      .Case([&](GatherOp gather) {
+        instr.opc = Opc::Gather;
+        instr.a0 = static_cast<int64_t>(gather.getPadding());
+        instr.a1 = static_cast<int64_t>(gather.getIndices().size());
+        instr.flag = static_cast<bool>(gather.getMask());
+        return success();
+      })
+      .Case([&](ScatterOp scatter) {
+        instr.opc = Opc::Scatter;
+        const SlotInfo &value = info(instr.in[0]);
+        instr.kind = value.kind;
+        instr.n = value.size;
+        instr.a1 = static_cast<int64_t>(scatter.getIndices().size());
+        instr.flag = static_cast<bool>(scatter.getMask());
+        return success();
+      })
+      .Case([&](AtomicOp atomic) {
+        instr.opc = Opc::Atomic;
+        const SlotInfo &value = info(instr.in[0]);
+        instr.kind = value.kind;
+        instr.n = value.size;
+        instr.v0.assign(value.shape.begin(), value.shape.end());
+        instr.sub = static_cast<uint8_t>(atomic.getKind());
+        instr.a0 = static_cast<int64_t>(atomic.getIndices().size());
+        instr.a1 = (atomic.getCompare() ? 1 : 0) | (atomic.getMask() ? 2 : 0);
+        instr.flag = atomic.getElementOffsets();
+        impl.sequential = true;
         return success();
       })
       .Case([&](MmaOp) -> LogicalResult {

@@ -184,6 +184,8 @@ LogicalResult Executable::run(ArrayRef<KernelArg> args,
   unsigned threads = options.numThreads;
   if (threads == 0)
     threads = std::max(1u, std::thread::hardware_concurrency());
+  if (impl->sequential)
+    threads = 1;
   threads = static_cast<unsigned>(std::min<int64_t>(threads, total));
 
   std::atomic<int64_t> next{0};

@@ -43,15 +43,16 @@ static const float *halfTable() {
 /// the view offset of the row's column 0 (meaningful only when `valid`, and
 /// possibly outside the view), [lo, hi) the in-bounds columns and `stride`
 /// the view stride between columns. Tile dimension i walks view dimension
-/// order[i] from indices[i] * shape[i].
+/// order[i] from indices[i] * shape[i], or from indices[i] with
+/// `elementOffsets`.
 template <typename RowFn>
 static void forEachViewRow(const ViewArg &view, ArrayRef<int64_t> shape,
                            ArrayRef<int64_t> order, ArrayRef<int64_t> indices,
-                           RowFn row) {
+                           bool elementOffsets, RowFn row) {
   const int rank = shape.size();
   SmallVector<int64_t, 8> base(rank), size(rank), stride(rank), e(rank, 0);
   for (int d = 0; d < rank; ++d) {
-    base[d] = indices[d] * shape[d];
+    base[d] = elementOffsets ? indices[d] : indices[d] * shape[d];
     size[d] = view.sizes[order[d]];
     stride[d] = view.strides[order[d]];
   }
@@ -104,7 +105,7 @@ void Frame::execLoad(const Instr &instr) {
     auto buffer = newFloats(instr.n);
     float *dst = buffer->f.get();
     auto load = [&](auto convert, const auto *mem) {
-      forEachViewRow(view, instr.v0, instr.v1, indices,
+      forEachViewRow(view, instr.v0, instr.v1, indices, instr.flag,
                      [&](int64_t at, int64_t offset, int64_t lo, int64_t hi,
                          bool valid, int64_t stride) {
                        int64_t cols = instr.v0.back();
@@ -136,7 +137,7 @@ void Frame::execLoad(const Instr &instr) {
   auto buffer = newInts(instr.n);
   int64_t *dst = buffer->i.get();
   auto load = [&](auto convert, const auto *mem) {
-    forEachViewRow(view, instr.v0, instr.v1, indices,
+    forEachViewRow(view, instr.v0, instr.v1, indices, instr.flag,
                    [&](int64_t at, int64_t offset, int64_t lo, int64_t hi,
                        bool valid, int64_t stride) {
                      int64_t cols = instr.v0.back();
@@ -182,7 +183,7 @@ void Frame::execStore(const Instr &instr) {
   for (int64_t d = 0; d < static_cast<int64_t>(instr.v0.size()); ++d)
     order.push_back(d);
   auto store = [&](const auto *src, auto convert, auto *mem) {
-    forEachViewRow(view, instr.v0, order, indices,
+    forEachViewRow(view, instr.v0, order, indices, instr.flag,
                    [&](int64_t at, int64_t offset, int64_t lo, int64_t hi,
                        bool valid, int64_t stride) {
                      if (!valid)
@@ -232,6 +233,340 @@ void Frame::execStore(const Instr &instr) {
         static_cast<int64_t *>(view.data));
     break;
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Element access: read, gather, scatter, atomics
+//===----------------------------------------------------------------------===//
+
+/// The flat offset (in elements) of view element `coords`, or -1 outside.
+static int64_t viewOffset(const ViewArg &view, ArrayRef<int64_t> coords) {
+  int64_t offset = 0;
+  for (auto [d, c] : llvm::enumerate(coords)) {
+    if (c < 0 || c >= view.sizes[d])
+      return -1;
+    offset += c * view.strides[d];
+  }
+  return offset;
+}
+
+static float readFloatAt(const ViewArg &view, EK kind, int64_t offset) {
+  switch (kind) {
+  case EK::F16:
+    return halfTable()[static_cast<const uint16_t *>(view.data)[offset]];
+  case EK::BF16:
+    return nm::bfloat16ToFloat(
+        static_cast<const uint16_t *>(view.data)[offset]);
+  default:
+    return static_cast<const float *>(view.data)[offset];
+  }
+}
+
+static void writeFloatAt(const ViewArg &view, EK kind, int64_t offset,
+                         float value) {
+  switch (kind) {
+  case EK::F16:
+    static_cast<uint16_t *>(view.data)[offset] = nm::floatToHalf(value);
+    return;
+  case EK::BF16:
+    static_cast<uint16_t *>(view.data)[offset] = nm::floatToBFloat16(value);
+    return;
+  default:
+    static_cast<float *>(view.data)[offset] = value;
+    return;
+  }
+}
+
+static int64_t readIntAt(const ViewArg &view, EK kind, int64_t offset) {
+  switch (kind) {
+  case EK::I1:
+    return static_cast<const uint8_t *>(view.data)[offset] ? -1 : 0;
+  case EK::I8:
+    return static_cast<const int8_t *>(view.data)[offset];
+  case EK::I16:
+    return static_cast<const int16_t *>(view.data)[offset];
+  case EK::I32:
+    return static_cast<const int32_t *>(view.data)[offset];
+  default:
+    return static_cast<const int64_t *>(view.data)[offset];
+  }
+}
+
+static void writeIntAt(const ViewArg &view, EK kind, int64_t offset,
+                       int64_t value) {
+  switch (kind) {
+  case EK::I1:
+    static_cast<uint8_t *>(view.data)[offset] = value & 1;
+    return;
+  case EK::I8:
+    static_cast<int8_t *>(view.data)[offset] = static_cast<int8_t>(value);
+    return;
+  case EK::I16:
+    static_cast<int16_t *>(view.data)[offset] = static_cast<int16_t>(value);
+    return;
+  case EK::I32:
+    static_cast<int32_t *>(view.data)[offset] = static_cast<int32_t>(value);
+    return;
+  default:
+    static_cast<int64_t *>(view.data)[offset] = value;
+    return;
+  }
+}
+
+/// The padding value of a load or gather, as a float.
+static float paddingValue(int64_t padding) {
+  switch (static_cast<Padding>(padding)) {
+  case Padding::zero:
+    return 0;
+  case Padding::neg_inf:
+    return -INFINITY;
+  case Padding::pos_inf:
+    return INFINITY;
+  case Padding::nan:
+    return std::numeric_limits<float>::quiet_NaN();
+  }
+  return 0;
+}
+
+void Frame::execRead(const Instr &instr) {
+  const ViewArg &view = *in(instr, 0).view;
+  SmallVector<int64_t, 8> coords;
+  for (size_t k = 1; k < instr.in.size(); ++k)
+    coords.push_back(scalarInt(instr.in[k]));
+  int64_t offset = viewOffset(view, coords);
+  if (isFloatKind(instr.kind)) {
+    auto buffer = newFloats(1);
+    buffer->f[0] = offset < 0 ? 0.0f : readFloatAt(view, instr.kind, offset);
+    setOut(instr, buffer);
+    return;
+  }
+  setOut(instr, makeInt(offset < 0 ? 0 : readIntAt(view, instr.kind, offset)));
+}
+
+/// The view offset of element `e` of a gather or scatter whose index tiles
+/// are operands [first, first + rank), or -1 (outside, or masked off by the
+/// operand at `mask` when it is not -1).
+int64_t Frame::indexedOffset(const Instr &instr, const ViewArg &view,
+                             unsigned first, int mask, int64_t e) const {
+  if (mask >= 0 && !in(instr, mask).i()[e])
+    return -1;
+  SmallVector<int64_t, 8> coords;
+  for (unsigned d = 0; d < view.sizes.size(); ++d)
+    coords.push_back(in(instr, first + d).i()[e]);
+  return viewOffset(view, coords);
+}
+
+void Frame::execGather(const Instr &instr) {
+  const ViewArg &view = *in(instr, 0).view;
+  int mask = instr.flag ? static_cast<int>(1 + instr.a1) : -1;
+  if (isFloatKind(instr.kind)) {
+    float pad = paddingValue(instr.a0);
+    auto buffer = newFloats(instr.n);
+    for (int64_t e = 0; e < instr.n; ++e) {
+      int64_t offset = indexedOffset(instr, view, 1, mask, e);
+      buffer->f[e] = offset < 0 ? pad : readFloatAt(view, instr.kind, offset);
+    }
+    setOut(instr, buffer);
+    return;
+  }
+  auto buffer = newInts(instr.n);
+  for (int64_t e = 0; e < instr.n; ++e) {
+    int64_t offset = indexedOffset(instr, view, 1, mask, e);
+    buffer->i[e] = offset < 0 ? 0 : readIntAt(view, instr.kind, offset);
+  }
+  setOut(instr, buffer);
+}
+
+void Frame::execScatter(const Instr &instr) {
+  const Val &value = in(instr, 0);
+  const ViewArg &view = *in(instr, 1).view;
+  int mask = instr.flag ? static_cast<int>(2 + instr.a1) : -1;
+  for (int64_t e = 0; e < instr.n; ++e) {
+    int64_t offset = indexedOffset(instr, view, 2, mask, e);
+    if (offset < 0)
+      continue;
+    if (isFloatKind(instr.kind))
+      writeFloatAt(view, instr.kind, offset, value.f()[e]);
+    else
+      writeIntAt(view, instr.kind, offset, value.i()[e]);
+  }
+}
+
+/// Element by element in row-major order of the value (blocks run one after
+/// another: Executable::Impl::sequential).
+void Frame::execAtomic(const Instr &instr) {
+  const Val &value = in(instr, 0);
+  const ViewArg &view = *in(instr, 1).view;
+  const unsigned rank = static_cast<unsigned>(instr.a0);
+  const bool hasCompare = instr.a1 & 1, hasMask = instr.a1 & 2;
+  unsigned next = 2 + rank;
+  const Val *compare = hasCompare ? &in(instr, next++) : nullptr;
+  const Val *mask = hasMask ? &in(instr, next++) : nullptr;
+  auto kind = static_cast<AtomicKind>(instr.sub);
+  const EK ek = instr.kind;
+  const bool isFloat = isFloatKind(ek);
+  const unsigned width = isFloat ? 32 : widthOf(ek);
+  SmallVector<int64_t, 8> base;
+  for (unsigned d = 0; d < rank; ++d)
+    base.push_back(scalarInt(instr.in[2 + d]));
+  // A tile addresses like tile.store; a scalar (no shape) the element at
+  // the indices.
+  ArrayRef<int64_t> shape = instr.v0;
+  if (!shape.empty() && !instr.flag)
+    for (unsigned d = 0; d < rank; ++d)
+      base[d] *= shape[d];
+  std::shared_ptr<Buffer> old = isFloat ? newFloats(instr.n) : newInts(instr.n);
+  SmallVector<int64_t, 8> coords(rank);
+  for (int64_t e = 0; e < instr.n; ++e) {
+    int64_t rest = e;
+    for (int d = static_cast<int>(rank) - 1; d >= 0; --d) {
+      int64_t size = shape.empty() ? 1 : shape[d];
+      coords[d] = base[d] + rest % size;
+      rest /= size;
+    }
+    int64_t offset = viewOffset(view, coords);
+    if (offset < 0 || (mask && !mask->i()[e])) {
+      if (isFloat)
+        old->f[e] = 0;
+      else
+        old->i[e] = 0;
+      continue;
+    }
+    if (isFloat) {
+      float was = readFloatAt(view, ek, offset), v = value.f()[e];
+      old->f[e] = was;
+      float now = was;
+      switch (kind) {
+      case AtomicKind::add:
+        now = was + v;
+        break;
+      case AtomicKind::max: // the GPU's atomic max: NaN-ignoring
+        now = maxNumF(was, v);
+        break;
+      case AtomicKind::min:
+        now = minNumF(was, v);
+        break;
+      case AtomicKind::xchg:
+        now = v;
+        break;
+      case AtomicKind::cas:
+        now = was == compare->f()[e] ? v : was;
+        break;
+      }
+      writeFloatAt(view, ek, offset, now);
+      continue;
+    }
+    int64_t was = readIntAt(view, ek, offset), v = value.i()[e];
+    old->i[e] = was;
+    int64_t now = was;
+    switch (kind) {
+    case AtomicKind::add:
+      now = normalizeInt(static_cast<int64_t>(static_cast<uint64_t>(was) +
+                                              static_cast<uint64_t>(v)),
+                         width);
+      break;
+    case AtomicKind::max:
+      now = std::max(was, v);
+      break;
+    case AtomicKind::min:
+      now = std::min(was, v);
+      break;
+    case AtomicKind::xchg:
+      now = v;
+      break;
+    case AtomicKind::cas:
+      now = was == compare->i()[e] ? v : was;
+      break;
+    }
+    writeIntAt(view, ek, offset, now);
+  }
+  if (!instr.out.empty())
+    setOut(instr, old);
+}
+
+void Frame::execReduce(const Instr &instr) {
+  const int64_t outer = instr.v0[0], len = instr.v0[1], inner = instr.v0[2];
+  const int64_t count = outer * inner;
+  const auto kind = static_cast<ReduceKind>(instr.sub);
+  const Val &src = in(instr, 0);
+  const EK srcKind = instr.srcKind;
+  const bool isFloat = isFloatKind(srcKind);
+  // argmax/argmin: the first index of the extreme value; a NaN wins (the
+  // first one), as torch.
+  if (kind == ReduceKind::argmax || kind == ReduceKind::argmin) {
+    const bool isMax = kind == ReduceKind::argmax;
+    auto buffer = newInts(count);
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t c = 0; c < inner; ++c) {
+        int64_t best = 0;
+        auto at = [&](int64_t r) { return (o * len + r) * inner + c; };
+        for (int64_t r = 1; r < len; ++r) {
+          if (isFloat) {
+            float b = src.f()[at(best)], v = src.f()[at(r)];
+            if (std::isnan(b))
+              break;
+            if (std::isnan(v) || (isMax ? v > b : v < b))
+              best = r;
+          } else {
+            int64_t b = src.i()[at(best)], v = src.i()[at(r)];
+            if (isMax ? v > b : v < b)
+              best = r;
+          }
+        }
+        buffer->i[o * inner + c] = best;
+      }
+    setOut(instr, buffer);
+    return;
+  }
+  if (isFloat) {
+    float identity = kind == ReduceKind::max   ? -INFINITY
+                     : kind == ReduceKind::min ? INFINITY
+                                               : 0.0f;
+    auto buffer = newFloats(count);
+    float *dst = buffer->f.get();
+    std::fill(dst, dst + count, identity);
+    for (int64_t o = 0; o < outer && len > 0; ++o) {
+      const float *s = src.f() + o * len * inner;
+      float *d = dst + o * inner;
+      std::copy(s, s + inner, d);
+      for (int64_t r = 1; r < len; ++r) {
+        const float *row = s + r * inner;
+        for (int64_t c = 0; c < inner; ++c)
+          d[c] = kind == ReduceKind::max   ? maximumF(d[c], row[c])
+                 : kind == ReduceKind::min ? minimumF(d[c], row[c])
+                                           : d[c] + row[c];
+      }
+    }
+    if (kind == ReduceKind::sum)
+      roundFloats(instr.kind, dst, count);
+    setOut(instr, buffer);
+    return;
+  }
+  const unsigned width = widthOf(srcKind);
+  int64_t identity = kind == ReduceKind::max
+                         ? normalizeInt(int64_t(1) << (width - 1), width)
+                     : kind == ReduceKind::min
+                         ? normalizeInt((int64_t(1) << (width - 1)) - 1, width)
+                         : 0;
+  auto buffer = newInts(count);
+  int64_t *dst = buffer->i.get();
+  std::fill(dst, dst + count, identity);
+  for (int64_t o = 0; o < outer && len > 0; ++o) {
+    const int64_t *s = src.i() + o * len * inner;
+    int64_t *d = dst + o * inner;
+    std::copy(s, s + inner, d);
+    for (int64_t r = 1; r < len; ++r) {
+      const int64_t *row = s + r * inner;
+      for (int64_t c = 0; c < inner; ++c)
+        d[c] = kind == ReduceKind::max ? std::max(d[c], row[c])
+               : kind == ReduceKind::min
+                   ? std::min(d[c], row[c])
+                   : static_cast<int64_t>(static_cast<uint64_t>(d[c]) +
+                                          static_cast<uint64_t>(row[c]));
+    }
+  }
+  normalizeInts(instr.kind, dst, count);
+  setOut(instr, buffer);
 }
 
 /// dst = src gathered with `strides` over `shape` (broadcast, permute).
@@ -607,57 +942,21 @@ LogicalResult Frame::exec(const Instr &instr) {
                             }));
     return success();
   }
-  case Opc::Reduce: {
-    const int64_t outer = instr.v0[0], len = instr.v0[1], inner = instr.v0[2];
-    bool isMax = static_cast<ReduceKind>(instr.sub) == ReduceKind::max;
-    const Val &src = in(instr, 0);
-    if (isFloatKind(kind)) {
-      auto buffer = newFloats(outer * inner);
-      float *dst = buffer->f.get();
-      if (len == 0)
-        std::fill(dst, dst + outer * inner, isMax ? -INFINITY : 0.0f);
-      for (int64_t o = 0; o < outer && len > 0; ++o) {
-        const float *s = src.f() + o * len * inner;
-        float *d = dst + o * inner;
-        std::copy(s, s + inner, d);
-        for (int64_t r = 1; r < len; ++r) {
-          const float *row = s + r * inner;
-          if (isMax)
-            for (int64_t c = 0; c < inner; ++c)
-              d[c] = maximumF(d[c], row[c]);
-          else
-            for (int64_t c = 0; c < inner; ++c)
-              d[c] += row[c];
-        }
-      }
-      if (!isMax)
-        roundFloats(kind, dst, outer * inner);
-      setOut(instr, buffer);
-    } else {
-      auto buffer = newInts(outer * inner);
-      int64_t *dst = buffer->i.get();
-      if (len == 0)
-        std::fill(dst, dst + outer * inner,
-                  isMax ? normalizeInt(int64_t(1) << (widthOf(kind) - 1),
-                                       widthOf(kind))
-                        : 0);
-      for (int64_t o = 0; o < outer && len > 0; ++o) {
-        const int64_t *s = src.i() + o * len * inner;
-        int64_t *d = dst + o * inner;
-        std::copy(s, s + inner, d);
-        for (int64_t r = 1; r < len; ++r) {
-          const int64_t *row = s + r * inner;
-          for (int64_t c = 0; c < inner; ++c)
-            d[c] = isMax ? std::max(d[c], row[c])
-                         : static_cast<int64_t>(static_cast<uint64_t>(d[c]) +
-                                                static_cast<uint64_t>(row[c]));
-        }
-      }
-      normalizeInts(kind, dst, outer * inner);
-      setOut(instr, buffer);
-    }
+  case Opc::Reduce:
+    execReduce(instr);
     return success();
-  }
+  case Opc::Read:
+    execRead(instr);
+    return success();
+  case Opc::Gather:
+    execGather(instr);
+    return success();
+  case Opc::Scatter:
+    execScatter(instr);
+    return success();
+  case Opc::Atomic:
+    execAtomic(instr);
+    return success();
   case Opc::StridedCopy: {
     const Val &src = in(instr, 0);
     if (isFloatKind(kind)) {

@@ -71,6 +71,13 @@ private:
   LogicalResult execBinaryI(const Instr &instr);
   void execLoad(const Instr &instr);
   void execStore(const Instr &instr);
+  void execRead(const Instr &instr);
+  void execGather(const Instr &instr);
+  void execScatter(const Instr &instr);
+  void execAtomic(const Instr &instr);
+  void execReduce(const Instr &instr);
+  int64_t indexedOffset(const Instr &instr, const ViewArg &view, unsigned first,
+                        int mask, int64_t e) const;
   void execConvert(const Instr &instr);
 
   const SlotInfo &info(unsigned slot) const { return impl.slots[slot]; }

@@ -75,6 +75,10 @@ enum class Opc : uint8_t {
   Splat,
   Load,
   Store,
+  Read,    // tile.read: one element of a view
+  Gather,  // tile.gather
+  Scatter, // tile.scatter
+  Atomic,  // tile.atomic (tile or scalar)
   Mma,
   Exp2,
   Div,
@@ -226,6 +230,8 @@ inline uint64_t instrWork(const Instr &instr) {
   case Opc::Reduce:
     elements = times(times(instr.v0[0], instr.v0[1]), instr.v0[2]);
     break;
+  case Opc::Read:
+    return kDispatchWork;
   default:
     break;
   }
@@ -236,6 +242,9 @@ struct Executable::Impl {
   func::FuncOp kernel;
   std::vector<SlotInfo> slots;
   CBlock entry;
+  /// The kernel has atomics: its blocks run one after another, in order,
+  /// so that results do not depend on the interleaving of workers.
+  bool sequential = false;
 };
 
 } // namespace exec

@@ -111,7 +111,11 @@ void Estimator::evaluate(const Instr &instr) {
     break;
   case Opc::Load:
   case Opc::Store:
-    evaluable = false; // view data
+  case Opc::Read:
+  case Opc::Gather:
+  case Opc::Scatter:
+  case Opc::Atomic:
+    evaluable = false; // view data, and writes the estimate must not make
     break;
   case Opc::SelectWhole:
     // A known condition picks a value, known or not.

@@ -72,6 +72,7 @@ static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
   alignOptions.viewAlign = options.viewAlign;
   func.addPass(tilegpu::createTileGPUSetViewAlign(alignOptions));
   func.addPass(tilegpu::createTileGPULowerMemoryOps());
+  func.addPass(tilegpu::createTileGPUExpandReductions());
   func.addPass(tilegpu::createTileGPURematerialize());
   tilegpu::TileGPUAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;

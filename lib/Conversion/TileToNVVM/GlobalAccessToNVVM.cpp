@@ -8,11 +8,19 @@
 // alignment (tile.align, contract C2) and the tile's offset allow it; a
 // vector that crosses the view's edge goes element by element.
 //
+// Element-addressed accesses: tile.read (one element, every thread reads
+// it), tile.gather / tile.scatter (each register's coordinates come from the
+// index tiles' registers, which share its layout), tilegpu.atomic (one
+// atomic instruction per owned element, at GPU scope) and the scalar
+// tile.atomic (one thread of the block, the block synchronized around it,
+// the old value handed to all through the scratch area).
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -144,6 +152,33 @@ SmallVector<Value> along(OpBuilder &b, Location loc, ArrayRef<Value> coords,
   return out;
 }
 
+/// The value read for an out-of-bounds element of a load or gather.
+FailureOr<Value> paddingConstant(OpBuilder &b, Location loc, Operation *op,
+                                 Padding padding, Type elementType) {
+  auto floatType = dyn_cast<FloatType>(elementType);
+  TypedAttr padAttr;
+  switch (padding) {
+  case Padding::zero:
+    padAttr = b.getZeroAttr(elementType);
+    break;
+  case Padding::neg_inf:
+  case Padding::pos_inf:
+    if (!floatType)
+      return op->emitOpError() << "pads an integer tile with infinity";
+    padAttr =
+        FloatAttr::get(floatType, APFloat::getInf(floatType.getFloatSemantics(),
+                                                  padding == Padding::neg_inf));
+    break;
+  case Padding::nan:
+    if (!floatType)
+      return op->emitOpError() << "pads an integer tile with NaN";
+    padAttr = FloatAttr::get(floatType,
+                             APFloat::getNaN(floatType.getFloatSemantics()));
+    break;
+  }
+  return Value(arith::ConstantOp::create(b, loc, padAttr));
+}
+
 struct LoadLowering : OpConversionPattern<tilegpu::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -158,28 +193,11 @@ struct LoadLowering : OpConversionPattern<tilegpu::LoadOp> {
     SmallVector<Value> threadPart =
         threadCoords(rewriter, loc, layout, lane, warp);
     Type elementType = type.getElementType();
-    auto floatType = dyn_cast<FloatType>(elementType);
-    TypedAttr padAttr;
-    switch (op.getPadding()) {
-    case Padding::zero:
-      padAttr = rewriter.getZeroAttr(elementType);
-      break;
-    case Padding::neg_inf:
-    case Padding::pos_inf:
-      if (!floatType)
-        return op.emitOpError() << "pads an integer tile with infinity";
-      padAttr = FloatAttr::get(
-          floatType, APFloat::getInf(floatType.getFloatSemantics(),
-                                     op.getPadding() == Padding::neg_inf));
-      break;
-    case Padding::nan:
-      if (!floatType)
-        return op.emitOpError() << "pads an integer tile with NaN";
-      padAttr = FloatAttr::get(floatType,
-                               APFloat::getNaN(floatType.getFloatSemantics()));
-      break;
-    }
-    Value pad = arith::ConstantOp::create(rewriter, loc, padAttr);
+    FailureOr<Value> padValue =
+        paddingConstant(rewriter, loc, op, op.getPadding(), elementType);
+    if (failed(padValue))
+      return failure();
+    Value pad = *padValue;
     unsigned width =
         accessWidth(op, type, layout, op.getOffsets(), op.getDims(), rank);
     ThreadAddresses addresses(rewriter, loc, view, type, layout, threadPart,
@@ -323,9 +341,342 @@ struct StoreLowering : OpConversionPattern<tilegpu::StoreOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Element-addressed accesses
+//===----------------------------------------------------------------------===//
+
+/// `value` if `cond`, else `otherwise`, computed only when `cond` holds
+/// (an scf.if yielding the result of `build`).
+Value guarded(OpBuilder &b, Location loc, Value cond, Type type,
+              function_ref<Value(OpBuilder &)> build, Value otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, type, cond, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc, build(b));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc, otherwise);
+  return ifOp.getResult(0);
+}
+
+/// The coordinates of element `reg` of an element-addressed access (one
+/// index tile per view dimension, registers unpacked) as i32, and whether
+/// they lie inside the view. i64 indices are checked before narrowing.
+Value indexedCoords(OpBuilder &b, Location loc, const ViewDescriptor &view,
+                    ArrayRef<SmallVector<Value>> indices, int64_t reg,
+                    SmallVector<Value> &coords) {
+  Value ok;
+  coords.clear();
+  for (auto [d, regs] : llvm::enumerate(indices)) {
+    Value index = regs[reg];
+    Value in;
+    if (index.getType().isInteger(64)) {
+      Value size =
+          arith::ExtSIOp::create(b, loc, b.getI64Type(), view.sizes[d]);
+      in =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, size);
+      index = arith::TruncIOp::create(b, loc, b.getI32Type(), index);
+    } else {
+      in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
+                                 view.sizes[d]);
+    }
+    coords.push_back(index);
+    ok = ok ? arith::AndIOp::create(b, loc, ok, in) : in;
+  }
+  return ok;
+}
+
+struct ReadLowering : OpConversionPattern<tile::ReadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ReadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    unsigned rank = op.getView().getType().getRank();
+    ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
+    SmallVector<Value> coords(adaptor.getIndices());
+    Value inside = inBounds(rewriter, loc, view, coords);
+    Type type = op.getType();
+    // Outside, the view's first element is read instead and discarded.
+    Value addr = LLVM::SelectOp::create(
+        rewriter, loc, inside,
+        viewElementAddress(rewriter, loc, view, coords, type), view.ptr);
+    Value value = loadElements(rewriter, loc, type, 1, addr);
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
+    rewriter.replaceOp(
+        op, arith::SelectOp::create(rewriter, loc, inside, value, zero));
+    return success();
+  }
+};
+
+struct GatherLowering : OpConversionPattern<tile::GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    RegisterLayout layout = getLayout(type);
+    unsigned rank = op.getView().getType().getRank();
+    ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
+    Type elementType = type.getElementType();
+    FailureOr<Value> pad =
+        paddingConstant(rewriter, loc, op, op.getPadding(), elementType);
+    if (failed(pad))
+      return failure();
+    SmallVector<SmallVector<Value>> indices;
+    for (Value index : adaptor.getIndices())
+      indices.push_back(unpackVector(rewriter, loc, index));
+    SmallVector<Value> mask;
+    if (adaptor.getMask())
+      mask = unpackVector(rewriter, loc, adaptor.getMask());
+    SmallVector<Value> elements, coords;
+    for (int64_t reg = 0; reg < layout.getNumRegs(); ++reg) {
+      Value inside = indexedCoords(rewriter, loc, view, indices, reg, coords);
+      if (!mask.empty())
+        inside = arith::AndIOp::create(rewriter, loc, inside, mask[reg]);
+      Value addr = LLVM::SelectOp::create(
+          rewriter, loc, inside,
+          viewElementAddress(rewriter, loc, view, coords, elementType),
+          view.ptr);
+      Value value = loadElements(rewriter, loc, elementType, 1, addr);
+      elements.push_back(
+          arith::SelectOp::create(rewriter, loc, inside, value, *pad));
+    }
+    rewriter.replaceOp(op, packVector(rewriter, loc,
+                                      getTypeConverter()->convertType(type),
+                                      elements));
+    return success();
+  }
+};
+
+struct ScatterLowering : OpConversionPattern<tile::ScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    RegisterLayout layout = getLayout(type);
+    unsigned rank = op.getView().getType().getRank();
+    ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
+    Value owner = isOwnerThread(rewriter, loc, layout, laneId(rewriter, loc),
+                                warpId(rewriter, loc));
+    Type elementType = type.getElementType();
+    SmallVector<Value> values = unpackVector(rewriter, loc, adaptor.getValue());
+    SmallVector<SmallVector<Value>> indices;
+    for (Value index : adaptor.getIndices())
+      indices.push_back(unpackVector(rewriter, loc, index));
+    SmallVector<Value> mask;
+    if (adaptor.getMask())
+      mask = unpackVector(rewriter, loc, adaptor.getMask());
+    SmallVector<Value> coords;
+    for (int64_t reg = 0; reg < layout.getNumRegs(); ++reg) {
+      Value inside = indexedCoords(rewriter, loc, view, indices, reg, coords);
+      if (!mask.empty())
+        inside = arith::AndIOp::create(rewriter, loc, inside, mask[reg]);
+      if (owner)
+        inside = arith::AndIOp::create(rewriter, loc, inside, owner);
+      auto ifOp = scf::IfOp::create(rewriter, loc, inside, /*else=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      storeElements(
+          rewriter, loc, values[reg],
+          viewElementAddress(rewriter, loc, view, coords, elementType));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+LLVM::AtomicOrdering atomicOrdering(MemoryOrder order) {
+  switch (order) {
+  case MemoryOrder::relaxed:
+    return LLVM::AtomicOrdering::monotonic;
+  case MemoryOrder::acquire:
+    return LLVM::AtomicOrdering::acquire;
+  case MemoryOrder::release:
+    return LLVM::AtomicOrdering::release;
+  case MemoryOrder::acq_rel:
+    return LLVM::AtomicOrdering::acq_rel;
+  }
+  return LLVM::AtomicOrdering::monotonic;
+}
+
+/// GPU scope (PTX `.gpu`): every block of the grid sees the operation.
+constexpr llvm::StringLiteral kGpuScope = "device";
+
+/// One atomic read-modify-write of the element at `addr`; the old value.
+Value emitAtomic(OpBuilder &b, Location loc, AtomicKind kind, MemoryOrder order,
+                 Value addr, Value value, Value compare) {
+  Type type = value.getType();
+  bool isFloat = isa<FloatType>(type);
+  unsigned bytes = type.getIntOrFloatBitWidth() / 8;
+  if (kind == AtomicKind::cas) {
+    LLVM::AtomicOrdering failure =
+        order == MemoryOrder::acquire || order == MemoryOrder::acq_rel
+            ? LLVM::AtomicOrdering::acquire
+            : LLVM::AtomicOrdering::monotonic;
+    auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, addr, compare, value,
+                                             atomicOrdering(order), failure,
+                                             kGpuScope, bytes);
+    return LLVM::ExtractValueOp::create(b, loc, cas, ArrayRef<int64_t>{0});
+  }
+  LLVM::AtomicBinOp binOp = LLVM::AtomicBinOp::xchg;
+  switch (kind) {
+  case AtomicKind::add:
+    binOp = isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+    break;
+  case AtomicKind::max:
+    binOp = isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+    break;
+  case AtomicKind::min:
+    binOp = isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+    break;
+  case AtomicKind::xchg:
+  case AtomicKind::cas:
+    break;
+  }
+  // NVPTX (LLVM 22) drops the ordering of an atomicrmw (it emits a relaxed
+  // atom); the fences give it: a release fence before a relaxed RMW is a
+  // release, an acquire fence after it an acquire (fence.acq_rel.gpu).
+  bool releases =
+      order == MemoryOrder::release || order == MemoryOrder::acq_rel;
+  bool acquires =
+      order == MemoryOrder::acquire || order == MemoryOrder::acq_rel;
+  if (releases)
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, kGpuScope);
+  Value old = LLVM::AtomicRMWOp::create(b, loc, binOp, addr, value,
+                                        LLVM::AtomicOrdering::monotonic,
+                                        kGpuScope, bytes);
+  if (acquires)
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire, kGpuScope);
+  return old;
+}
+
+/// A tile atomic: every owned element inside the view (and the mask) is
+/// combined by one atomic instruction; the others give 0.
+struct AtomicLowering : OpConversionPattern<tilegpu::AtomicOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::AtomicOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    RegisterLayout layout = getLayout(type);
+    unsigned rank = op.getView().getType().getRank();
+    ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
+    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    SmallVector<Value> threadPart =
+        threadCoords(rewriter, loc, layout, lane, warp);
+    Value owner = isOwnerThread(rewriter, loc, layout, lane, warp);
+    if (owner && op.getResult())
+      return op.emitOpError()
+             << "returns old values from a tile held by several threads each "
+                "(a layout that replicates it): not lowered";
+    Type elementType = type.getElementType();
+    SmallVector<Value> values = unpackVector(rewriter, loc, adaptor.getValue());
+    SmallVector<Value> compare, mask;
+    if (adaptor.getCompare())
+      compare = unpackVector(rewriter, loc, adaptor.getCompare());
+    if (adaptor.getMask())
+      mask = unpackVector(rewriter, loc, adaptor.getMask());
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getZeroAttr(elementType));
+    SmallVector<Value> old;
+    for (int64_t reg = 0; reg < layout.getNumRegs(); ++reg) {
+      SmallVector<Value> coords =
+          registerViewCoords(rewriter, loc, type, layout, threadPart,
+                             adaptor.getOffsets(), op.getDims(), reg);
+      Value inside = inBounds(rewriter, loc, view, coords);
+      if (!mask.empty())
+        inside = arith::AndIOp::create(rewriter, loc, inside, mask[reg]);
+      if (owner)
+        inside = arith::AndIOp::create(rewriter, loc, inside, owner);
+      old.push_back(guarded(
+          rewriter, loc, inside, elementType,
+          [&](OpBuilder &b) {
+            Value addr = viewElementAddress(b, loc, view, coords, elementType);
+            return emitAtomic(b, loc, op.getKind(), op.getSem(), addr,
+                              values[reg],
+                              compare.empty() ? Value() : compare[reg]);
+          },
+          zero));
+    }
+    if (op.getResult())
+      rewriter.replaceOp(op, packVector(rewriter, loc,
+                                        getTypeConverter()->convertType(
+                                            op.getResult().getType()),
+                                        old));
+    else
+      rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A scalar atomic: thread 0 of the block performs it between two block
+/// barriers (a release then publishes the block's earlier writes, an
+/// acquire orders the block's later reads) and hands the old value to every
+/// thread through the scratch area.
+struct ScalarAtomicLowering : OpConversionPattern<tile::AtomicOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AtomicOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (isa<RankedTensorType>(op.getValue().getType()))
+      return op.emitOpError()
+             << "a tile atomic reaches the lowering: run tilegpu-lower-"
+                "memory-ops";
+    // recordConsumerBarriers marks those in a warp-specialized kernel's
+    // consumers, whose threads do not include thread 0.
+    if (op->hasAttr(kBarrierThreadsAttrName))
+      return op.emitOpError() << "scalar atomics are not lowered in "
+                                 "warp-specialized kernels";
+    unsigned rank = op.getView().getType().getRank();
+    ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
+    SmallVector<Value> coords(adaptor.getIndices());
+    Type type = op.getValue().getType();
+    Value inside = inBounds(rewriter, loc, view, coords);
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        threadIdX(rewriter, loc),
+                                        i32Const(rewriter, loc, 0));
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
+    scratchBarrier(rewriter, loc, op);
+    Value old = guarded(
+        rewriter, loc, arith::AndIOp::create(rewriter, loc, first, inside),
+        type,
+        [&](OpBuilder &b) {
+          Value addr = viewElementAddress(b, loc, view, coords, type);
+          return emitAtomic(b, loc, op.getKind(), op.getSem(), addr,
+                            adaptor.getValue(), adaptor.getCompare());
+        },
+        zero);
+    if (!op.getResult()) {
+      scratchBarrier(rewriter, loc, op);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    FailureOr<Value> slot = scratchBase(rewriter, loc, op);
+    if (failed(slot))
+      return failure();
+    auto ifOp = scf::IfOp::create(rewriter, loc, first, /*else=*/false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      LLVM::StoreOp::create(rewriter, loc, old, *slot);
+    }
+    scratchBarrier(rewriter, loc, op);
+    rewriter.replaceOp(op, LLVM::LoadOp::create(rewriter, loc, type, *slot));
+    return success();
+  }
+};
 } // namespace
 
 void lowering::populateGlobalAccessPatterns(TileTypeConverter &converter,
                                             RewritePatternSet &patterns) {
-  patterns.add<LoadLowering, StoreLowering>(converter, patterns.getContext());
+  patterns.add<LoadLowering, StoreLowering, ReadLowering, GatherLowering,
+               ScatterLowering, AtomicLowering, ScalarAtomicLowering>(
+      converter, patterns.getContext());
 }

@@ -377,30 +377,6 @@ FailureOr<Value> lowering::scratchBase(OpBuilder &b, Location loc,
       ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset.getInt())}));
 }
 
-int64_t lowering::knownDivisor(Value v) {
-  static constexpr int64_t kZero = int64_t(1) << 30;
-  auto clamp = [](int64_t x) { return std::min(x, kZero); };
-  APInt constant;
-  if (matchPattern(v, m_ConstantInt(&constant))) {
-    int64_t c = constant.getSExtValue();
-    return c == 0 ? kZero : clamp(c & -c);
-  }
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return 1;
-  if (isa<arith::MulIOp>(def))
-    return clamp(knownDivisor(def->getOperand(0)) *
-                 knownDivisor(def->getOperand(1)));
-  if (isa<arith::AddIOp, arith::SubIOp>(def))
-    return std::min(knownDivisor(def->getOperand(0)),
-                    knownDivisor(def->getOperand(1)));
-  if (isa<arith::ShLIOp>(def) &&
-      matchPattern(def->getOperand(1), m_ConstantInt(&constant)) &&
-      constant.getZExtValue() < 30)
-    return clamp(knownDivisor(def->getOperand(0)) << constant.getZExtValue());
-  return 1;
-}
-
 int64_t lowering::getAccessAlign(Operation *op) {
   if (auto align = op->getAttrOfType<IntegerAttr>(kViewAlignAttrName))
     return align.getInt();

@@ -10,6 +10,7 @@
 #define TILE_LIB_CONVERSION_TILETONVVM_LOWERINGUTILS_H
 
 #include "tile/Dialect/TileGPU/IR/Layouts.h"
+#include "tile/Dialect/TileGPU/Transforms/Alignment.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -147,9 +148,7 @@ constexpr llvm::StringLiteral kBarrierThreadsAttrName =
 /// warp-specialized kernel (tilegpu.barrier_threads).
 void scratchBarrier(OpBuilder &b, Location loc, Operation *op);
 
-/// The largest power of two known to divide the i32 value `v` (constants,
-/// products, sums and shifts of them; 2^30 for 0, 1 when unknown).
-int64_t knownDivisor(Value v);
+using tilegpu::knownDivisor;
 
 /// Name of the attribute the conversion puts on each op that accesses a
 /// view: the alignment (bytes) the kernel assumes for it (its `tile.align`).

@@ -30,6 +30,11 @@ Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
   if (kind == ReduceKind::sum)
     return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
                    : Value(arith::AddIOp::create(b, loc, x, y));
+  if (kind == ReduceKind::min)
+    return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, y))
+                   : Value(arith::MinSIOp::create(b, loc, x, y));
+  assert(kind == ReduceKind::max &&
+         "argmax/argmin are expanded before the lowering");
   return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, y))
                  : Value(arith::MaxSIOp::create(b, loc, x, y));
 }
@@ -47,6 +52,10 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     unsigned axis = op.getAxis();
     bool keepdims = op.getKeepdims();
     Type elementType = srcType.getElementType();
+    if (op.getKind() == ReduceKind::argmax ||
+        op.getKind() == ReduceKind::argmin)
+      return op.emitOpError() << "argmax and argmin are lowered by "
+                                 "tilegpu-expand-reductions first";
     if (!elementType.isF32() && !elementType.isInteger(32))
       return op.emitOpError() << "reductions of " << elementType
                               << " are not lowered (f32 and i32 are)";

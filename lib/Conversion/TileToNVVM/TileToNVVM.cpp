@@ -88,7 +88,9 @@ void recordConsumerBarriers(func::FuncOp kernel) {
     int64_t threads =
         static_cast<int64_t>(ws.getConsumerWarps()) * tilegpu::kWarpSize;
     ws.getConsumers().walk([&](Operation *op) {
-      if (tilegpu::getScratchBytes(op) > 0)
+      // Scalar atomics synchronize the block too (the lowering refuses
+      // them there).
+      if (tilegpu::getScratchBytes(op) > 0 || isa<tile::AtomicOp>(op))
         op->setAttr(
             kBarrierThreadsAttrName,
             IntegerAttr::get(IntegerType::get(op->getContext(), 32), threads));

@@ -316,3 +316,64 @@ func.func @pad_int_nan(%A: !tile.view<?x?xi32>) attributes {tilegpu.num_warps = 
   tilegpu.store %x, %A[%c0, %c0] dims [0, 1] : tensor<8x16xi32, #b>, !tile.view<?x?xi32>
   return
 }
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warps = [1, 1]>
+#rows = #tilegpu.slice<dim = 1, parent = #mma>
+// argmax reaches the conversion only when tilegpu-expand-reductions did not
+// run.
+func.func @argmax_unexpanded(%A: !tile.view<?x?xf32>, %I: !tile.view<?x?xi32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<16x8xf32, #mma>
+  // expected-error @+2 {{'tile.reduce' op argmax and argmin are lowered by tilegpu-expand-reductions first}}
+  // expected-error @+1 {{failed to legalize operation 'tile.reduce' that was explicitly marked illegal}}
+  %s = tile.reduce %x argmax axis 1 keepdims : tensor<16x8xf32, #mma> -> tensor<16x1xi32, #rows>
+  tilegpu.store %s, %I[%c0, %c0] dims [0] : tensor<16x1xi32, #rows>, !tile.view<?x?xi32>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+// A tile atomic is lowered through tilegpu.atomic (tilegpu-lower-memory-ops).
+func.func @tile_atomic_unlowered(%A: !tile.view<?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.full 1.0 shape [32] : tensor<32xf32, #b>
+  // expected-error @+2 {{'tile.atomic' op a tile atomic reaches the lowering: run tilegpu-lower-memory-ops}}
+  // expected-error @+1 {{failed to legalize operation 'tile.atomic' that was explicitly marked illegal}}
+  tile.atomic add %t, %A[%c0] : tensor<32xf32, #b>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+// Old values of a tile that two lanes hold each (16 elements over 32 lanes)
+// would need a broadcast from the owner: not lowered.
+func.func @atomic_replicated_result(%A: !tile.view<?xf32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.full 1.0 shape [16] : tensor<16xf32, #b>
+  // expected-error @+2 {{'tilegpu.atomic' op returns old values from a tile held by several threads each (a layout that replicates it): not lowered}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.atomic' that was explicitly marked illegal}}
+  %o = tilegpu.atomic add %t, %A[%c0] dims [0] : tensor<16xf32, #b>, !tile.view<?xf32> -> tensor<16xf32, #b>
+  tilegpu.store %o, %A[%c0] dims [0] : tensor<16xf32, #b>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// A scalar atomic elects thread 0 of the block; a warp-specialized kernel's
+// consumers do not hold it.
+func.func @scalar_atomic_in_consumers(%L: !tile.view<?xi32>) attributes {tilegpu.num_warps = 12 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  tilegpu.warp_specialize producer(warps = 4, regs = 40) {
+    tilegpu.named_barrier 2, 128 arrive
+  } consumers(warps = 8, regs = 232) {
+    // expected-error @+2 {{'tile.atomic' op scalar atomics are not lowered in warp-specialized kernels}}
+    // expected-error @+1 {{failed to legalize operation 'tile.atomic' that was explicitly marked illegal}}
+    tile.atomic add %c1, %L[%c0] : i32, !tile.view<?xi32>
+  }
+  return
+}

@@ -341,6 +341,138 @@ LogicalResult StoreOp::verify() {
   return success();
 }
 
+/// Whether two tile types have one shape (sizes still parameters agree).
+static bool shapesAgree(RankedTensorType a, RankedTensorType b) {
+  if (a.getRank() != b.getRank())
+    return false;
+  for (int64_t d = 0; d < a.getRank(); ++d)
+    if (!sizesAgree(a.getDimSize(d), b.getDimSize(d)))
+      return false;
+  return true;
+}
+
+/// Shared checks of gather and scatter: one index tile per view dimension,
+/// each an i32 or i64 tile of the data's shape, and an i1 mask of it.
+static LogicalResult verifyIndexTiles(Operation *op, ViewType view,
+                                      RankedTensorType data, ValueRange indices,
+                                      Value mask) {
+  if (static_cast<int64_t>(indices.size()) != view.getRank())
+    return op->emitOpError() << "takes one index tile per view dimension ("
+                             << view.getRank() << "), got " << indices.size();
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    auto type = cast<RankedTensorType>(index.getType());
+    if (!type.getElementType().isInteger(32) &&
+        !type.getElementType().isInteger(64))
+      return op->emitOpError()
+             << "index tile " << d << " must be of i32 or i64, got "
+             << type.getElementType();
+    if (!shapesAgree(type, data))
+      return op->emitOpError() << "index tile " << d << " must have the "
+                               << "shape of the data tile";
+  }
+  if (mask) {
+    auto type = cast<RankedTensorType>(mask.getType());
+    if (!type.getElementType().isInteger(1) || !shapesAgree(type, data))
+      return op->emitOpError() << "mask must be an i1 tile of the data's shape";
+  }
+  return success();
+}
+
+LogicalResult ReadOp::verify() {
+  ViewType view = getView().getType();
+  if (static_cast<int64_t>(getIndices().size()) != view.getRank())
+    return emitOpError() << "takes " << view.getRank()
+                         << " element coordinates for a rank-" << view.getRank()
+                         << " view, got " << getIndices().size();
+  if (getType() != view.getElementType())
+    return emitOpError() << "reads " << getType() << " from a view of "
+                         << view.getElementType();
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  ViewType view = getView().getType();
+  auto type = getType();
+  if (type.getElementType() != view.getElementType())
+    return emitOpError() << "gathers " << type.getElementType()
+                         << " from a view of " << view.getElementType();
+  if (getPadding() != Padding::zero &&
+      !isFloatLikeElementType(type.getElementType()))
+    return emitOpError() << "padding " << stringifyPadding(getPadding())
+                         << " needs a float element type";
+  return verifyIndexTiles(*this, view, type, getIndices(), getMask());
+}
+
+LogicalResult ScatterOp::verify() {
+  ViewType view = getView().getType();
+  auto type = cast<RankedTensorType>(getValue().getType());
+  if (type.getElementType() != view.getElementType())
+    return emitOpError() << "scatters " << type.getElementType()
+                         << " into a view of " << view.getElementType();
+  return verifyIndexTiles(*this, view, type, getIndices(), getMask());
+}
+
+LogicalResult AtomicOp::verify() {
+  ViewType view = getView().getType();
+  Type valueType = getValue().getType();
+  auto tensor = dyn_cast<RankedTensorType>(valueType);
+  Type element = tensor ? tensor.getElementType() : valueType;
+  if (!tensor && !element.isIntOrFloat())
+    return emitOpError() << "value must be a tile or a scalar, got "
+                         << valueType;
+  if (static_cast<int64_t>(getIndices().size()) != view.getRank())
+    return emitOpError() << "takes " << view.getRank() << " indices for a rank-"
+                         << view.getRank() << " view, got "
+                         << getIndices().size();
+  if (tensor && tensor.getRank() != view.getRank())
+    return emitOpError() << "combines a rank-" << tensor.getRank()
+                         << " tile into a rank-" << view.getRank() << " view";
+  if (element != view.getElementType())
+    return emitOpError() << "combines " << element << " into a view of "
+                         << view.getElementType();
+  if (getResult() && getResult().getType() != valueType)
+    return emitOpError() << "result must have the value's type " << valueType;
+  if (getCompare() && getCompare().getType() != valueType)
+    return emitOpError() << "compare must have the value's type " << valueType;
+  if (getMask()) {
+    auto mask = cast<RankedTensorType>(getMask().getType());
+    if (!tensor)
+      return emitOpError() << "a scalar atomic takes no mask";
+    if (!mask.getElementType().isInteger(1) || !shapesAgree(mask, tensor))
+      return emitOpError() << "mask must be an i1 tile of the value's shape";
+  }
+  if (!tensor && getElementOffsets())
+    return emitOpError() << "a scalar atomic addresses an element already "
+                            "('at' is for tiles)";
+  AtomicKind kind = getKind();
+  if ((kind == AtomicKind::cas) != static_cast<bool>(getCompare()))
+    return emitOpError() << (kind == AtomicKind::cas
+                                 ? "cas needs a compare value"
+                                 : "only cas takes a compare value");
+  // Types the GPU has the operation for (or a compare-and-swap loop for).
+  bool isInt = element.isInteger(32) || element.isInteger(64);
+  bool ok = false;
+  switch (kind) {
+  case AtomicKind::add:
+    ok = isInt || element.isF32() || element.isF16() || element.isBF16();
+    break;
+  case AtomicKind::max:
+  case AtomicKind::min:
+    ok = isInt || element.isF32();
+    break;
+  case AtomicKind::xchg:
+    ok = isInt || element.isF32();
+    break;
+  case AtomicKind::cas:
+    ok = isInt;
+    break;
+  }
+  if (!ok && !isa<DTypeParamType>(element))
+    return emitOpError() << "atomic " << stringifyAtomicKind(kind)
+                         << " is not available for " << element;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Compute
 //===----------------------------------------------------------------------===//
@@ -399,8 +531,17 @@ LogicalResult ReduceOp::verify() {
   if (axis < 0 || axis >= source.getRank())
     return emitOpError() << "axis " << axis << " is out of range for a rank-"
                          << source.getRank() << " tile";
-  if (source.getElementType() != result.getElementType())
+  bool isArg =
+      getKind() == ReduceKind::argmax || getKind() == ReduceKind::argmin;
+  if (isArg && !result.getElementType().isInteger(32))
+    return emitOpError() << stringifyReduceKind(getKind())
+                         << " gives i32 indices, not "
+                         << result.getElementType();
+  if (!isArg && source.getElementType() != result.getElementType())
     return emitOpError() << "result element type must equal the source's";
+  if (getKind() != ReduceKind::sum && source.getElementType().isInteger(1))
+    return emitOpError() << stringifyReduceKind(getKind())
+                         << " of i1 tiles is not supported (convert to i32)";
   SmallVector<int64_t> expected(source.getShape());
   if (getKeepdims())
     expected[axis] = 1;

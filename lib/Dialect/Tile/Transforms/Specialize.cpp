@@ -262,7 +262,24 @@ LogicalResult Specializer::refineOp(Operation *op) {
       shape[reduce.getAxis()] = 1;
     else
       shape.erase(shape.begin() + reduce.getAxis());
-    reduce.getResult().setType(reshaped(source, shape));
+    Type element = reduce.getKind() == ReduceKind::argmax ||
+                           reduce.getKind() == ReduceKind::argmin
+                       ? reduce.getType().getElementType()
+                       : source.getElementType();
+    reduce.getResult().setType(
+        RankedTensorType::get(shape, element, source.getEncoding()));
+    return success();
+  }
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    if (!gather.getIndices().empty())
+      gather.getResult().setType(reshaped(
+          gather.getType(),
+          cast<RankedTensorType>(gather.getIndices()[0].getType()).getShape()));
+    return success();
+  }
+  if (auto atomic = dyn_cast<AtomicOp>(op)) {
+    if (atomic.getResult())
+      atomic.getResult().setType(atomic.getValue().getType());
     return success();
   }
   if (auto permute = dyn_cast<PermuteOp>(op)) {

@@ -693,6 +693,9 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op, bool *warpLocal) {
       *warpLocal = move->warpLocal;
     return move->bytes;
   }
+  // A scalar atomic hands its old value to the block through 8 bytes.
+  if (auto atomic = dyn_cast<tile::AtomicOp>(op))
+    return atomic.getResult() && !tensorType(atomic.getValue()) ? 8 : 0;
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     auto src = tensorType(reduce.getSource());
     auto dst = tensorType(reduce.getResult());

@@ -395,16 +395,35 @@ LogicalResult LayoutAssigner::materializeOp(Operation *op) {
     auto type = cast<RankedTensorType>(store.getValue().getType());
     int contiguous = getContiguousTileDim(store);
     Attribute layout = layouts.lookup(store.getValue());
-    bool throughShared = coalesceStores &&
-                         isa_and_nonnull<MmaLayoutAttr>(layout) &&
-                         getViewAlign(store.getView()) >= 16;
+    bool throughShared =
+        coalesceStores && isa_and_nonnull<MmaLayoutAttr>(layout) &&
+        getAccessAlign(store.getView(), store.getOffsets()) >= 16;
     if (throughShared)
-      require(
-          store.getValueMutable(),
-          getStoreLayout(store.getView(), type, contiguous, numWarps, layout));
+      require(store.getValueMutable(),
+              getStoreLayout(store.getView(), store.getOffsets(), type,
+                             contiguous, numWarps, layout));
     else if (!isGoodAccessLayout(layout, type.getShape(), contiguous))
       require(store.getValueMutable(),
-              getAccessLayout(store.getView(), type, contiguous, numWarps));
+              getAccessLayout(store.getView(), store.getOffsets(), type,
+                              contiguous, numWarps));
+    return success();
+  }
+  // Element-addressed accesses compute in one layout: the data tile's
+  // (a gather's result is layout-transparent and handled below).
+  if (auto scatter = dyn_cast<tile::ScatterOp>(op)) {
+    Attribute layout = layouts.lookup(scatter.getValue());
+    for (OpOperand &index : scatter.getIndicesMutable())
+      require(index, layout);
+    for (OpOperand &mask : scatter.getMaskMutable())
+      require(mask, layout);
+    return success();
+  }
+  if (auto atomic = dyn_cast<AtomicOp>(op); atomic && !atomic.getResult()) {
+    Attribute layout = layouts.lookup(atomic.getValue());
+    for (OpOperand &compare : atomic.getCompareMutable())
+      require(compare, layout);
+    for (OpOperand &mask : atomic.getMaskMutable())
+      require(mask, layout);
     return success();
   }
   if (auto mma = dyn_cast<MmaOp>(op)) {
@@ -574,21 +593,51 @@ LogicalResult LayoutAssigner::run() {
   func.walk([&](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op))
       loads.push_back({load.getResult(), op});
+    else if (auto gather = dyn_cast<tile::GatherOp>(op))
+      loads.push_back({gather.getResult(), op});
     else if (auto store = dyn_cast<StoreOp>(op))
       stores.push_back({store.getValue(), op});
+    else if (auto atomic = dyn_cast<AtomicOp>(op))
+      stores.push_back({atomic.getValue(), op});
+    else if (auto scatter = dyn_cast<tile::ScatterOp>(op))
+      stores.push_back({scatter.getValue(), op});
   });
   bySize(loads);
   bySize(stores);
+  // Element-addressed accesses go element by element: lanes along the last
+  // dimension, one element each, keep a warp's addresses together when the
+  // last index walks contiguous memory (a gathered row).
+  auto elementLayout = [&](Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    return getDefaultBlockedLayout(func.getContext(), type.getShape(),
+                                   getRowMajorOrder(type.getRank()),
+                                   /*vec=*/1, numWarps);
+  };
   for (auto [value, op] : loads) {
+    if (isa<tile::GatherOp>(op)) {
+      anchor(value, elementLayout(value));
+      continue;
+    }
     auto load = cast<LoadOp>(op);
-    anchor(value, getAccessLayout(load.getView(), load.getType(),
-                                  getContiguousTileDim(load), numWarps));
+    anchor(value,
+           getAccessLayout(load.getView(), load.getOffsets(), load.getType(),
+                           getContiguousTileDim(load), numWarps));
   }
   for (auto [value, op] : stores) {
-    auto store = cast<StoreOp>(op);
-    anchor(value, getAccessLayout(store.getView(),
-                                  cast<RankedTensorType>(value.getType()),
-                                  getContiguousTileDim(store), numWarps));
+    auto type = cast<RankedTensorType>(value.getType());
+    if (isa<tile::ScatterOp>(op)) {
+      anchor(value, elementLayout(value));
+    } else if (auto atomic = dyn_cast<AtomicOp>(op)) {
+      anchor(value, getAccessLayout(atomic.getView(), atomic.getOffsets(), type,
+                                    getContiguousTileDim(
+                                        atomic.getView().getType().getRank(),
+                                        type, atomic.getDims()),
+                                    numWarps));
+    } else {
+      auto store = cast<StoreOp>(op);
+      anchor(value, getAccessLayout(store.getView(), store.getOffsets(), type,
+                                    getContiguousTileDim(store), numWarps));
+    }
   }
 
   // 3. Tiles connected to none of these: a row-major blocked layout.

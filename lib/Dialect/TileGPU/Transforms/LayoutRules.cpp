@@ -25,8 +25,9 @@ bool mlir::tilegpu::isLayoutTransparent(Operation *op) {
   if (op->getNumResults() != 1 ||
       !isa<RankedTensorType>(op->getResult(0).getType()))
     return false;
-  return isElementwiseTileOp(op) || isa<tile::BroadcastOp, tile::ReduceOp,
-                                        tile::ReshapeOp, tile::PermuteOp>(op);
+  return isElementwiseTileOp(op) ||
+         isa<tile::BroadcastOp, tile::ReduceOp, tile::ReshapeOp,
+             tile::PermuteOp, tile::GatherOp, AtomicOp>(op);
 }
 
 static ArrayRef<int64_t> shapeOf(Value v) {
@@ -117,11 +118,15 @@ int mlir::tilegpu::getContiguousTileDim(LoadOp load) {
 }
 
 int mlir::tilegpu::getContiguousTileDim(StoreOp store) {
+  return getContiguousTileDim(
+      store.getView().getType().getRank(),
+      cast<RankedTensorType>(store.getValue().getType()), store.getDims());
+}
+
+int mlir::tilegpu::getContiguousTileDim(int64_t viewRank, RankedTensorType type,
+                                        ArrayRef<int64_t> dims) {
   // The value's non-unit dimensions walk `dims` when it has fewer entries
   // than the value's rank (the store lowering's rule).
-  auto type = cast<RankedTensorType>(store.getValue().getType());
-  int64_t viewRank = store.getView().getType().getRank();
-  ArrayRef<int64_t> dims = store.getDims();
   unsigned next = 0;
   for (int64_t d = 0; d < type.getRank(); ++d) {
     if (type.getDimSize(d) == 1 &&
@@ -133,28 +138,12 @@ int mlir::tilegpu::getContiguousTileDim(StoreOp store) {
   return -1;
 }
 
-int64_t mlir::tilegpu::getViewAlign(Value view) {
-  auto viewType = cast<tile::ViewType>(view.getType());
-  int64_t elementBytes = std::max<int64_t>(
-      1, viewType.getElementType().getIntOrFloatBitWidth() / 8);
-  auto arg = dyn_cast<BlockArgument>(view);
-  if (!arg)
-    return elementBytes;
-  auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
-  if (!func || arg.getOwner() != &func.getFunctionBody().front())
-    return elementBytes;
-  if (auto align = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
-                                                      tile::kAlignArgAttrName))
-    return align.getInt();
-  return tile::kDefaultViewAlign;
-}
-
 unsigned mlir::tilegpu::getVectorElements(Type type, int64_t bytes) {
   int64_t bits = type.getIntOrFloatBitWidth();
   return static_cast<unsigned>(std::max<int64_t>(1, bytes * 8 / bits));
 }
 
-BlockedLayoutAttr mlir::tilegpu::getAccessLayout(Value view,
+BlockedLayoutAttr mlir::tilegpu::getAccessLayout(Value view, ValueRange offsets,
                                                  RankedTensorType type,
                                                  int contiguousDim,
                                                  int numWarps) {
@@ -163,8 +152,9 @@ BlockedLayoutAttr mlir::tilegpu::getAccessLayout(Value view,
   unsigned vec = 1;
   if (contiguousDim >= 0) {
     order.push_back(contiguousDim);
-    vec = getVectorElements(type.getElementType(),
-                            std::min<int64_t>(16, getViewAlign(view)));
+    vec =
+        getVectorElements(type.getElementType(),
+                          std::min<int64_t>(16, getAccessAlign(view, offsets)));
   }
   for (unsigned d : getRowMajorOrder(rank))
     if (static_cast<int>(d) != contiguousDim)
@@ -173,12 +163,12 @@ BlockedLayoutAttr mlir::tilegpu::getAccessLayout(Value view,
                                  numWarps);
 }
 
-BlockedLayoutAttr mlir::tilegpu::getStoreLayout(Value view,
+BlockedLayoutAttr mlir::tilegpu::getStoreLayout(Value view, ValueRange offsets,
                                                 RankedTensorType type,
                                                 int contiguousDim, int numWarps,
                                                 Attribute from) {
   BlockedLayoutAttr access =
-      getAccessLayout(view, type, contiguousDim, numWarps);
+      getAccessLayout(view, offsets, type, contiguousDim, numWarps);
   auto moveFrom = [&](BlockedLayoutAttr to) {
     return getRegisterMove(type.cloneWithEncoding(from),
                            type.cloneWithEncoding(to));

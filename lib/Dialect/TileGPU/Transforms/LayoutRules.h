@@ -13,6 +13,7 @@
 #define TILE_LIB_DIALECT_TILEGPU_TRANSFORMS_LAYOUTRULES_H
 
 #include "tile/Dialect/TileGPU/IR/Layouts.h"
+#include "tile/Dialect/TileGPU/Transforms/Alignment.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -40,20 +41,21 @@ deriveLayouts(Operation *op, Value known, Attribute layout);
 int getContiguousTileDim(int64_t viewRank, ArrayRef<int64_t> dims);
 int getContiguousTileDim(LoadOp load);
 int getContiguousTileDim(StoreOp store);
-
-/// The alignment (bytes) the kernel assumes for `view`: its argument's
-/// `tile.align`, 16 when unset (the default of `view-align`), the element
-/// size for a view that is not a kernel argument.
-int64_t getViewAlign(Value view);
+/// The same for a stored value of `type` whose non-unit dimensions walk
+/// `dims` (stores, atomics).
+int getContiguousTileDim(int64_t viewRank, RankedTensorType type,
+                         ArrayRef<int64_t> dims);
 
 /// Elements in `bytes` bytes of `type` (at least 1).
 unsigned getVectorElements(Type type, int64_t bytes);
 
-/// The coalesced layout of a global access to a tile of `type`: 16-byte
-/// vectors (or what the view's alignment allows) along the dimension that
+/// The coalesced layout of a global access to a tile of `type` at element
+/// `offsets`: 16-byte vectors (or what getAccessAlign allows) along the
+/// dimension that
 /// walks the view's contiguous dimension, lanes along it first.
-BlockedLayoutAttr getAccessLayout(Value view, RankedTensorType type,
-                                  int contiguousDim, int numWarps);
+BlockedLayoutAttr getAccessLayout(Value view, ValueRange offsets,
+                                  RankedTensorType type, int contiguousDim,
+                                  int numWarps);
 
 /// The access layout (getAccessLayout) of a store of a tile of `type` held
 /// in `from`, with more consecutive elements per thread along the
@@ -61,9 +63,9 @@ BlockedLayoutAttr getAccessLayout(Value view, RankedTensorType type,
 /// that holds it in `from`: the move to it is then warp-local
 /// (RegisterMove::warpLocal) and synchronizes no other warp. From an mma
 /// accumulator (warps over 16-row slabs) this is 16 rows per warp.
-BlockedLayoutAttr getStoreLayout(Value view, RankedTensorType type,
-                                 int contiguousDim, int numWarps,
-                                 Attribute from);
+BlockedLayoutAttr getStoreLayout(Value view, ValueRange offsets,
+                                 RankedTensorType type, int contiguousDim,
+                                 int numWarps, Attribute from);
 
 /// Whether a global access in `layout` is coalesced enough: a thread holds
 /// at least two consecutive elements along the contiguous dimension, or

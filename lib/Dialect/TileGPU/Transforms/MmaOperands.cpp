@@ -66,7 +66,8 @@ FailureOr<Value> MmaOperandStager::stageLoad(LoadOp load, bool isOperandA) {
            << "loads feeding mma pad with zero only (mask the scores instead)";
   // cp.async moves 4, 8 or 16 bytes; a view aligned below 4 bytes (an f16
   // row of odd length) is loaded into registers and stored to shared memory.
-  bool byRegisters = getViewAlign(load.getView()) < 4;
+  // So is a tile at element offsets not known to keep 4-byte alignment.
+  bool byRegisters = getAccessAlign(load.getView(), load.getOffsets()) < 4;
   // The tile dimension that walks the view's last dimension is contiguous
   // in global memory; it stays contiguous in shared memory so that each
   // thread copies whole vectors.

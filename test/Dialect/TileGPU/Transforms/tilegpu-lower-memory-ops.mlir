@@ -173,3 +173,43 @@ func.func @one_element(%A: !tile.view<?x?xf16>, %i: i32) -> tensor<1x1xf16> {
   %t = tile.load %A[%i, %i] shape [1, 1] : !tile.view<?x?xf16> -> tensor<1x1xf16>
   return %t : tensor<1x1xf16>
 }
+
+// -----
+
+// Element offsets (`at`): the indices are the offsets, per view dimension
+// through `order`, with no multiplication.
+// CHECK-LABEL: func.func @at_offsets
+// CHECK-SAME: (%[[Q:.*]]: !tile.view<?x?x?xf16>, %[[B:.*]]: i32, %[[R:.*]]: i32)
+// CHECK-NOT: arith.muli
+// CHECK: %[[T:.*]] = tilegpu.load %[[Q]][%[[B]], %{{.*}}, %[[R]]] dims [2, 1] : <?x?x?xf16> -> tensor<16x128xf16>
+// CHECK: tilegpu.store %[[T]], %[[Q]][%[[B]], %[[R]], %{{.*}}] dims [1, 2] : tensor<16x128xf16>
+func.func @at_offsets(%Q: !tile.view<?x?x?xf16>, %b: i32, %r: i32) {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %Q at [%b, %r, %c0] shape [1, 16, 128] order [0, 2, 1]
+      : !tile.view<?x?x?xf16> -> tensor<1x16x128xf16>
+  tile.store %t, %Q at [%b, %r, %c0] : tensor<1x16x128xf16>, !tile.view<?x?x?xf16>
+  return
+}
+
+// -----
+
+// A tile atomic is addressed as a store: tile-space indices times the tile
+// sizes, unit dimensions squeezed from the value, the mask and the result
+// (through reshapes), the kind and order kept. A scalar atomic stays.
+// CHECK-LABEL: func.func @atomics
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : i32
+// CHECK: %[[OI:.*]] = arith.muli %{{.*}}, %[[C64]] : i32
+// CHECK-DAG: %[[V:.*]] = tile.reshape %{{.*}} shape [64, 32] : tensor<1x64x32xf32> -> tensor<64x32xf32>
+// CHECK-DAG: %[[M:.*]] = tile.reshape %{{.*}} shape [64, 32] : tensor<1x64x32xi1> -> tensor<64x32xi1>
+// CHECK: %[[OLD:.*]] = tilegpu.atomic add %[[V]], %{{.*}}[%{{.*}}, %[[OI]], %{{.*}}] dims [1, 2] mask %[[M]] : tensor<64x32xi1> sem release : tensor<64x32xf32>, <?x?x?xf32> -> tensor<64x32xf32>
+// CHECK: tile.reshape %[[OLD]] shape [1, 64, 32] : tensor<64x32xf32> -> tensor<1x64x32xf32>
+// CHECK: tile.atomic cas %{{.*}}, %{{.*}}[%{{.*}}] compare %{{.*}} : i32 : i32, <?xi32> -> i32
+func.func @atomics(%A: !tile.view<?x?x?xf32>, %L: !tile.view<?xi32>,
+                   %v: tensor<1x64x32xf32>, %m: tensor<1x64x32xi1>, %i: i32)
+    -> (tensor<1x64x32xf32>, i32) {
+  %old = tile.atomic add %v, %A[%i, %i, %i] mask %m : tensor<1x64x32xi1> sem release
+      : tensor<1x64x32xf32>, !tile.view<?x?x?xf32> -> tensor<1x64x32xf32>
+  %c1 = arith.constant 1 : i32
+  %was = tile.atomic cas %c1, %L[%i] compare %i : i32 : i32, !tile.view<?xi32> -> i32
+  return %old, %was : tensor<1x64x32xf32>, i32
+}

@@ -84,8 +84,12 @@ def Tile_RoundingAttr : EnumAttr<Tile_Dialect, Tile_Rounding, "rounding">;
 
 def Tile_ReduceMax : I32EnumAttrCase<"max", 0>;
 def Tile_ReduceSum : I32EnumAttrCase<"sum", 1>;
+def Tile_ReduceMin : I32EnumAttrCase<"min", 2>;
+def Tile_ReduceArgMax : I32EnumAttrCase<"argmax", 3>;
+def Tile_ReduceArgMin : I32EnumAttrCase<"argmin", 4>;
 def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "reduction",
-    [Tile_ReduceMax, Tile_ReduceSum]> {
+    [Tile_ReduceMax, Tile_ReduceSum, Tile_ReduceMin, Tile_ReduceArgMax,
+     Tile_ReduceArgMin]> {
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }
@@ -101,5 +105,30 @@ def Tile_Padding : I32EnumAttr<"Padding", "value read for out-of-bounds elements
   let genSpecializedAttr = 0;
 }
 def Tile_PaddingAttr : EnumAttr<Tile_Dialect, Tile_Padding, "padding">;
+
+def Tile_AtomicAdd : I32EnumAttrCase<"add", 0>;
+def Tile_AtomicMax : I32EnumAttrCase<"max", 1>;
+def Tile_AtomicMin : I32EnumAttrCase<"min", 2>;
+def Tile_AtomicXchg : I32EnumAttrCase<"xchg", 3>;
+def Tile_AtomicCas : I32EnumAttrCase<"cas", 4>;
+def Tile_AtomicKind : I32EnumAttr<"AtomicKind", "atomic read-modify-write",
+    [Tile_AtomicAdd, Tile_AtomicMax, Tile_AtomicMin, Tile_AtomicXchg,
+     Tile_AtomicCas]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_AtomicKindAttr : EnumAttr<Tile_Dialect, Tile_AtomicKind, "atomic_kind">;
+
+def Tile_OrderRelaxed : I32EnumAttrCase<"relaxed", 0>;
+def Tile_OrderAcquire : I32EnumAttrCase<"acquire", 1>;
+def Tile_OrderRelease : I32EnumAttrCase<"release", 2>;
+def Tile_OrderAcqRel : I32EnumAttrCase<"acq_rel", 3>;
+def Tile_MemoryOrder : I32EnumAttr<"MemoryOrder", "memory order of an atomic",
+    [Tile_OrderRelaxed, Tile_OrderAcquire, Tile_OrderRelease,
+     Tile_OrderAcqRel]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_MemoryOrderAttr : EnumAttr<Tile_Dialect, Tile_MemoryOrder, "memory_order">;
 
 #endif // TILE_DIALECT_TILE_IR_TILEBASE_TD

@@ -146,7 +146,13 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
     Partitions the view (after permuting its dimensions by `order`, if given)
     into tiles of `shape` and loads the tile at the tile-space `indices`:
     result element `e` is view element `order-permuted(indices * shape + e)`.
-    Elements outside the view read the `padding` value (default `zero`).
+    With `at`, the indices are element offsets instead (any element, not
+    only multiples of the tile shape): element `e` is view element
+    `order-permuted(indices + e)`. Elements outside the view read the
+    `padding` value (default `zero`). The compiler vectorizes an access only
+    as far as it can prove the offset along the contiguous dimension
+    aligned (the view's `align`, offsets known to be multiples); otherwise
+    the access is narrower, never wrong.
 
     `order` gives, for each tile dimension, the view dimension it walks; the
     cuTile post loads K transposed with `order [0, 1, 3, 2]`. `latency`
@@ -159,16 +165,20 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
     %k = tile.load %K[%b, %kvh, %c0, %j] shape [1, 1, HEAD_DIM, TILE_N]
         order [0, 1, 3, 2] latency 2
         : !tile.view<?x?x?x?xf16> -> tensor<1x1x?x?xf16>
+    // Rows 4 * kvh .. 4 * kvh + 15 of head b (element offsets).
+    %g = tile.load %Q at [%b, %row, %c0] shape [1, 16, 128]
+        : !tile.view<?x?x?xf16> -> tensor<1x16x128xf16>
     ```
   }];
   let arguments = (ins Tile_ViewType:$view, Variadic<I32>:$indices,
                    ArrayAttr:$shape,
                    OptionalAttr<DenseI64ArrayAttr>:$order,
                    OptionalAttr<I32Attr>:$latency,
-                   DefaultValuedAttr<Tile_PaddingAttr, "::mlir::tile::Padding::zero">:$padding);
+                   DefaultValuedAttr<Tile_PaddingAttr, "::mlir::tile::Padding::zero">:$padding,
+                   UnitAttr:$element_offsets);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
-    $view `[` $indices `]` `shape` custom<ShapeSpec>($shape)
+    $view (`at` ` ` $element_offsets^)? `[` $indices `]` `shape` custom<ShapeSpec>($shape)
     (`order` $order^)? (`latency` $latency^)? (`padding` `` $padding^)?
     attr-dict `:` type($view) `->` type($result)
   }];
@@ -179,17 +189,146 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let summary = "store one tile into a view";
   let description = [{
     Writes `value` to the tile at tile-space `indices` of the view (tiles of
-    the value's shape). Elements outside the view are not written.
+    the value's shape), or with `at` at element offsets `indices`. Elements
+    outside the view are not written.
 
     ```mlir
     tile.store %o, %Out[%b, %h, %bx, %c0]
         : tensor<1x1x64x128xf16>, !tile.view<?x?x?x?xf16>
+    tile.store %row, %Y at [%r, %c0] : tensor<1x128xf32>, !tile.view<?x?xf32>
     ```
   }];
   let arguments = (ins Tile_Tensor:$value, Tile_ViewType:$view,
-                   Variadic<I32>:$indices);
+                   Variadic<I32>:$indices, UnitAttr:$element_offsets);
   let assemblyFormat = [{
-    $value `,` $view `[` $indices `]` attr-dict `:` type($value) `,` type($view)
+    $value `,` $view (`at` ` ` $element_offsets^)? `[` $indices `]` attr-dict
+    `:` type($value) `,` type($view)
+  }];
+  let hasVerifier = 1;
+}
+
+
+def Tile_ReadOp : Tile_Op<"read", [MemoryEffects<[MemRead]>]> {
+  let summary = "read one element of a view as a scalar";
+  let description = [{
+    Reads the element at element coordinates `indices`, as a scalar usable
+    as a loop bound, an offset or a branch condition (`cu_seqlens`, a page
+    table entry, an expert's offset). A coordinate outside the view reads 0
+    (never memory outside the view).
+
+    ```mlir
+    %start = tile.read %CuSeqlens[%b] : !tile.view<?xi32> -> i32
+    %page = tile.read %BlockTable[%b, %p] : !tile.view<?x?xi32> -> i32
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<I32>:$indices);
+  let results = (outs Tile_ScalarOrIndex:$result);
+  let assemblyFormat = [{
+    $view `[` $indices `]` attr-dict `:` type($view) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GatherOp : Tile_Op<"gather", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead]>]> {
+  let summary = "load the view elements that index tiles select";
+  let description = [{
+    One integer tile (i32 or i64) per view dimension, all of the result's
+    shape: result element `e` is view element `(indices[0][e], ...,
+    indices[r-1][e])`. An element whose coordinates fall outside the view,
+    or whose `mask` is false, reads the `padding` value (default `zero`):
+    an out-of-range index is masked, never undefined. Index tiles that
+    repeat along a dimension (a broadcast) cost nothing extra.
+
+    ```mlir
+    // Rows of an embedding table chosen by token ids.
+    %ids_b = tile.broadcast %ids shape [64, 128]
+        : tensor<64x1xi32> -> tensor<64x128xi32>
+    %cols = tile.iota shape [64, 128] dim 1 : tensor<64x128xi32>
+    %emb = tile.gather %Table[%ids_b, %cols]
+        : !tile.view<?x?xf16>, tensor<64x128xi32>, tensor<64x128xi32>
+        -> tensor<64x128xf16>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<Tile_Tensor>:$indices,
+                   Optional<Tile_Tensor>:$mask,
+                   DefaultValuedAttr<Tile_PaddingAttr, "::mlir::tile::Padding::zero">:$padding);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $view `[` $indices `]` (`mask` $mask^ `:` type($mask))?
+    (`padding` `` $padding^)? attr-dict
+    `:` type($view) `,` type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ScatterOp : Tile_Op<"scatter", [AttrSizedOperandSegments,
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "store a tile's elements where index tiles say";
+  let description = [{
+    The store matching `tile.gather`: element `e` of `value` goes to view
+    element `(indices[0][e], ...)`. Elements outside the view, or whose
+    `mask` is false, are not written. When two elements go to one place,
+    which one lands is unspecified (use `tile.atomic` to combine them).
+
+    ```mlir
+    tile.scatter %rows, %Out[%dst_rows, %cols] mask %ok : tensor<64x128xi1>
+        : tensor<64x128xf16>, !tile.view<?x?xf16>, tensor<64x128xi32>,
+          tensor<64x128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$value, Tile_ViewType:$view,
+                   Variadic<Tile_Tensor>:$indices,
+                   Optional<Tile_Tensor>:$mask);
+  let assemblyFormat = [{
+    $value `,` $view `[` $indices `]` (`mask` $mask^ `:` type($mask))? attr-dict
+    `:` type($value) `,` type($view) `,` type($indices)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicOp : Tile_Op<"atomic", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "atomic read-modify-write of view elements";
+  let description = [{
+    For every element of `value` (a tile, or a scalar), atomically combines
+    it with the view element it addresses and, when the op has a result,
+    returns the old values. Addressing is that of `tile.store`: the tile at
+    tile-space `indices`, or with `at` at element offsets; a scalar value
+    addresses the element at `indices`. Elements outside the view or whose
+    `mask` is false are left alone (their result is 0).
+
+    Kinds: `add` (f32, i32, i64, f16, bf16), `max` and `min` (signed i32
+    and i64; f32 as maxNum/minNum, a NaN on one side yields the other, as
+    the GPU's), `xchg` (i32, i64, f32), and `cas` (compare-and-swap, i32 or
+    i64: the element becomes `value` where it equals `compare`). `sem`
+    gives the memory order, `relaxed` (default), `acquire`, `release` or
+    `acq_rel`, at GPU scope: enough for a spin lock taken with `cas` and
+    `acquire` and released with `xchg` and `release`. A scalar atomic runs
+    once per block (one thread, the result given to all).
+
+    Elements of one tile are combined in an unspecified order (the CPU
+    executor runs blocks one after another, in order, so that its results
+    are deterministic).
+
+    ```mlir
+    tile.atomic add %dq, %DQ[%b, %h, %i, %c0]
+        : tensor<1x1x64x128xf32>, !tile.view<?x?x?x?xf32>
+    %old = tile.atomic cas %one, %Lock[%g] compare %zero : i32 sem acquire
+        : i32, !tile.view<?xi32> -> i32
+    ```
+  }];
+  let arguments = (ins Tile_AtomicKindAttr:$kind, AnyType:$value,
+                   Tile_ViewType:$view, Variadic<I32>:$indices,
+                   Optional<AnyType>:$compare, Optional<Tile_Tensor>:$mask,
+                   DefaultValuedAttr<Tile_MemoryOrderAttr, "::mlir::tile::MemoryOrder::relaxed">:$sem,
+                   UnitAttr:$element_offsets);
+  let results = (outs Optional<AnyType>:$result);
+  let assemblyFormat = [{
+    $kind $value `,` $view (`at` ` ` $element_offsets^)? `[` $indices `]`
+    (`compare` $compare^ `:` type($compare))? (`mask` $mask^ `:` type($mask))?
+    (`sem` $sem^)? attr-dict `:` type($value) `,` type($view)
+    (`->` type($result)^)?
   }];
   let hasVerifier = 1;
 }
@@ -257,13 +396,18 @@ def Tile_DivOp : Tile_Op<"div", [Pure, SameOperandsAndResultType]> {
 }
 
 def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
-  let summary = "reduce a tile along one axis (max or sum)";
+  let summary = "reduce a tile along one axis (max, min, sum, argmax, argmin)";
   let description = [{
-    With `keepdims` the reduced axis stays with size 1.
+    With `keepdims` the reduced axis stays with size 1. `max` and `min`
+    propagate NaN (as `arith.maximumf`). `argmax` and `argmin` give the i32
+    index along the axis of the largest (smallest) element, the lowest index
+    among ties, and the index of the first NaN if there is one (as torch).
 
     ```mlir
     %row_max = tile.reduce %s max axis 1 keepdims
         : tensor<64x64xf32> -> tensor<64x1xf32>
+    %best = tile.reduce %logits argmax axis 1
+        : tensor<16x1024xf32> -> tensor<16xi32>
     ```
   }];
   let arguments = (ins Tile_Tensor:$source, Tile_ReduceKindAttr:$kind,

@@ -60,6 +60,37 @@ def TileGPU_StoreOp : TileGPU_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def TileGPU_AtomicOp : TileGPU_Op<"atomic", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "atomic read-modify-write of a tile of view elements";
+  let description = [{
+    `tile.atomic` on a tile, with its addressing resolved as for
+    `tilegpu.store`: the value's non-unit dimensions walk the view
+    dimensions `dims` from `offsets`. Each element held by the thread that
+    owns it (one per replicated element) is combined with one atomic
+    instruction at GPU scope; elements outside the view or masked off are
+    left alone and return 0.
+
+    ```mlir
+    tilegpu.atomic add %dq, %DQ[%b, %h, %m, %c0] dims [2, 3]
+        : tensor<64x128xf32, #mma>, !tile.view<?x?x?x?xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AtomicKindAttr:$kind, TileGPU_Tensor:$value,
+                   Tile_ViewType:$view, Variadic<I32>:$offsets,
+                   DenseI64ArrayAttr:$dims,
+                   Optional<TileGPU_Tensor>:$compare,
+                   Optional<TileGPU_Tensor>:$mask,
+                   DefaultValuedAttr<Tile_MemoryOrderAttr, "::mlir::tile::MemoryOrder::relaxed">:$sem);
+  let results = (outs Optional<TileGPU_Tensor>:$result);
+  let assemblyFormat = [{
+    $kind $value `,` $view `[` $offsets `]` `dims` $dims
+    (`compare` $compare^ `:` type($compare))? (`mask` $mask^ `:` type($mask))?
+    (`sem` $sem^)? attr-dict `:` type($value) `,` type($view)
+    (`->` type($result)^)?
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Shared memory
 //===----------------------------------------------------------------------===//

@@ -42,6 +42,40 @@ def TileGPULowerMemoryOps : Pass<"tilegpu-lower-memory-ops", "::mlir::func::Func
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileGPUExpandReductions : Pass<"tilegpu-expand-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Write argmax and argmin as two reductions the lowering has";
+  let description = [{
+    The GPU lowering reduces one value per element (shuffles, then one
+    partial per warp). argmax and argmin become a max (min) of the values,
+    then a min of the indices where the value equals that extreme, so the
+    lowest index wins ties as in torch. A NaN counts as the extreme (the
+    max propagates it and `x != x` selects it), so the first NaN's index
+    is the answer, again as torch. Values compare in f32 (other float types
+    are widened) or as signed integers.
+
+    Before:
+
+    ```mlir
+    %i = tile.reduce %x argmax axis 1 : tensor<16x256xf32> -> tensor<16xi32>
+    ```
+
+    After:
+
+    ```mlir
+    %m = tile.reduce %x max axis 1 keepdims : tensor<16x256xf32> -> tensor<16x1xf32>
+    %mb = tile.broadcast %m shape [16, 256] : tensor<16x1xf32> -> tensor<16x256xf32>
+    %eq = arith.cmpf oeq, %x, %mb : tensor<16x256xf32>
+    %nan = arith.cmpf uno, %x, %x : tensor<16x256xf32>
+    %hit = arith.ori %eq, %nan : tensor<16x256xi1>
+    %iota = tile.iota shape [16, 256] dim 1 : tensor<16x256xi32>
+    %big = tile.full 256 shape [16, 256] : tensor<16x256xi32>
+    %cand = tile.select %hit, %iota, %big : tensor<16x256xi1>, tensor<16x256xi32>
+    %i = tile.reduce %cand min axis 1 : tensor<16x256xi32> -> tensor<16xi32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tile::TileDialect"];
+}
+
 def TileGPURematerialize : Pass<"tilegpu-rematerialize", "::mlir::func::FuncOp"> {
   let summary = "Recompute cheap tiles inside the loops that use them";
   let description = [{
