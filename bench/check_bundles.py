@@ -2,7 +2,7 @@
 """Correctness sweep of kernel bundles on the GPU with tile-runner.
 
 For every bundle folder under --bundles, runs tile-runner --backend=gpu on the
-shapes of TESTING.md that the bundle's params admit (head dim, query group,
+shapes of docs/testing.md that the bundle's params admit (head dim, query group,
 causal or not, EVEN_K, dtype, LSE): ragged lengths, query/key length pairs,
 top-left and bottom-right causal alignment, fresh seeds and two input scales,
 and one determinism run. Writes one JSON line per run and prints a summary
@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-# (seq_q, seq_k) pairs from TESTING.md.
+# (seq_q, seq_k) pairs from docs/testing.md.
 QUICK = [(1, 1), (97, 97), (128, 128), (257, 257), (1000, 1000), (1023, 1024),
          (1024, 1023), (113, 203), (239, 1), (799, 3)]
 FULL = QUICK + [(15, 15), (200, 200), (384, 384), (1025, 1025), (128, 217),

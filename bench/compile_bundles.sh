@@ -7,7 +7,7 @@
 #                  GQA, LSE, EVEN_K false/true, causal and not, two tilings)
 #         perf   : the autotune space for B=4 H=32 D=128 fp16
 #         ladder : the cuTile post's optimization ladder, one bundle a step
-#         hopper : the Hopper steps of docs/perf.md, one bundle a step
+#         hopper : the Hopper steps of docs/perf/diary.md, one bundle a step
 #                  (B=4 H=32 D=128 fp16, 128x128 tiles, 2 stages)
 #         dtypes: fmha bf16 D=128 and fp16 D=64 (the perf set's best configurations)
 #         kernels: gemm, softmax and layernorm (kernels/*.mlir): the variants
@@ -42,7 +42,7 @@ variant() {
 O3="tile-O3"
 
 # overlap_switches c|n [OPTIONS]: the overlapped pipeline of the fastest
-# bundles (docs/perf.md, 2026-12-02) into the array OVERLAP, with more
+# bundles (docs/perf/diary.md, 2026-12-02) into the array OVERLAP, with more
 # tile-O3 options if given. Causal keeps the split loop, which needs the
 # 24-register producer not to spill; non-causal runs unsplit.
 overlap_switches() {
@@ -94,7 +94,7 @@ check)
   variant "bar-f16-d128-m128n64-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --warp-specialize=off --sync=barrier --tile-pipeline=$O3
   variant "ws-f16-d128-m128n128-s2-n" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false" --stages=2 --tile-pipeline=$O3 --tma=off
   variant "ws-r24-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --producer-regs=24 --tile-pipeline=$O3 --tma=off
-  # Ping-pong and pinned waits (opt-in, docs/perf.md) and TMA loads on
+  # Ping-pong and pinned waits (opt-in, docs/perf/diary.md) and TMA loads on
   # ragged shapes, both causal alignments, GQA, LSE, bf16, D = 64.
   variant "pp-f16-d128-m128n128-s2-c" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false" --stages=2 --ping-pong=on --pin-waits=true "--tile-pipeline=$O3{overlap-mma=true split-loop=false}" --tma=off
   variant "pp-bf16-d64-m128n64-lse-g4-c" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=true,EVEN_K=false,WITH_LSE=true,QUERY_GROUP_SIZE=4,DTYPE=bf16" --ping-pong=on --tile-pipeline=$O3 --tma=off
@@ -173,26 +173,26 @@ perf)
     variant "tmaov-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --tma=on "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
     # O stored through shared memory in 16-byte accesses (2-9% faster at
-    # S = 1k-4k, docs/perf.md; where the scratch fits next to the rings).
+    # S = 1k-4k, docs/perf/diary.md; where the scratch fits next to the rings).
     variant "wg-m128n128-w8-s2-cs-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --coalesce-stores=on --tile-pipeline=$O3 --tma=off
     variant "wg-m128n64-w8-cs-$c" "TILE_M=128,TILE_N=64,$common" --num-warps=8 \
       --coalesce-stores=on --tile-pipeline=$O3 --tma=off
     # TMA with the stores through shared memory (the best causal bundle at
-    # S = 1k-8k, docs/perf.md), and TMA with pinned overlapped waits.
+    # S = 1k-8k, docs/perf/diary.md), and TMA with pinned overlapped waits.
     variant "tma-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --tma=on --coalesce-stores=on --tile-pipeline=$O3
     variant "tmaovpin-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --tma=on --pin-waits=true "--tile-pipeline=tile-O3{overlap-mma=true split-loop=false}"
     # TMA, overlapped (unpinned), stores through shared memory: the best at
-    # S >= 4k (docs/perf.md, 2026-12-02); ping-pong on top.
+    # S >= 4k (docs/perf/diary.md, 2026-12-02); ping-pong on top.
     overlap_switches $c
     variant "tmaov-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --tma=on --coalesce-stores=on "${OVERLAP[@]}"
     variant "tmaov-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" --num-warps=8 --stages=2 \
       --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
     # Persistent (tile-persistent: one block an SM walking tiles, causal
-    # tiles in pairs): the best at S = 1k-8k (docs/perf.md).
+    # tiles in pairs): the best at S = 1k-8k (docs/perf/diary.md).
     persistent_options $c
     overlap_switches $c "$PERSIST"
     variant "p-tma-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
@@ -205,7 +205,7 @@ perf)
       --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
     # The same with the P V wait pinned after the exponentials (66 MUFU.EX2
     # under their own P V in the SASS): 0-3% behind the unpinned, the
-    # fastest at non-causal 4k (run58, docs/perf.md tenth session).
+    # fastest at non-causal 4k (run58, docs/perf/diary.md tenth session).
     variant "p-tmaovpin-cs-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
       --num-warps=8 --stages=2 --tma=on --coalesce-stores=on --pin-waits=true "${OVERLAP[@]}"
     variant "p-tmaovpin-cs-pp-m128n128-w8-s2-$c" "TILE_M=128,TILE_N=128,$common" \
@@ -221,7 +221,7 @@ perf)
   ;;
 dtypes)
   # The other two shapes of issue 10's bar, bf16 D=128 and fp16 D=64, with
-  # the fastest fp16 D=128 configurations (docs/perf.md, 2026-12-02, run31):
+  # the fastest fp16 D=128 configurations (docs/perf/diary.md, 2026-12-02, run31):
   # TMA, output through shared memory, overlapped (causal: split loop and a
   # 24-register producer), one block a tile or persistent (causal pairs).
   for causal in true false; do
@@ -238,7 +238,7 @@ dtypes)
         --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${OVERLAP[@]}"
       variant "$n-p-tma-cs-$c" "TILE_M=128,TILE_N=128,$common" \
         --num-warps=8 --stages=2 --producer-regs=56 --tma=on --coalesce-stores=on "--tile-pipeline=$O3{$PERSIST}"
-      # Ping-pong: the fastest at most of these points (run43, docs/perf.md,
+      # Ping-pong: the fastest at most of these points (run43, docs/perf/diary.md,
       # ninth session; fp16 D=64 non-causal 0.99-1.00 of cuDNN against
       # 0.94-0.98 without).
       variant "$n-p-tmaov-cs-pp-$c" "TILE_M=128,TILE_N=128,$common" \
@@ -288,7 +288,7 @@ kernels)
   # in grouped order and its producer loads the next tile during this one's
   # epilogue; C is stored through shared memory (the kernel's
   # coalesce_stores hint). The fastest at 4096^3-8192^3 and, with 128x128
-  # tiles and 4 stages, on skinny shapes (docs/perf.md). -nc: the stores
+  # tiles and 4 stages, on skinny shapes (docs/perf/diary.md). -nc: the stores
   # straight from the accumulators, 4 stages. The -p4 variant (4 blocks)
   # makes every block walk several tiles at small sizes: the sanitizers'
   # case.
@@ -354,7 +354,7 @@ kernels)
   variant "la-rms-online-n2048-w8-a2" "ONLINE=true,ROWS=1,BLOCK_N=2048,RMS=true" --num-warps=8 --view-align=2
   ;;
 hopper)
-  # The steps of docs/perf.md (2026-12-01, later), switches explicit.
+  # The steps of docs/perf/diary.md (2026-12-01, later), switches explicit.
   for causal in true false; do
     c=$([ $causal = true ] && echo c || echo n)
     p="TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=true"

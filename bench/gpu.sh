@@ -12,7 +12,7 @@
 #             bugs, kernel faults (exit status 2, autotune survives),
 #             autotuning, compute-sanitizer (bench/smoke_gpu.sh)
 #   check     the correctness sweep: every attention bundle of $CHECK_DIR on
-#             the shapes of TESTING.md it admits (bench/check_bundles.py)
+#             the shapes of docs/testing.md it admits (bench/check_bundles.py)
 #   sanitize  compute-sanitizer memcheck and racecheck on $SANITIZE bundles
 #             of $CHECK_DIR (default: the first three causal ones)
 #   attention our attention autotuned over $PERF_DIR and the peers (PyTorch

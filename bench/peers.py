@@ -1,10 +1,10 @@
-# Copied from the project's shared bench/peers.py (/work/shared/bench/peers.py,
-# the script behind the peer figures of PERF.md), so that bench/run_gpu.sh
-# times the peers in the same run as our kernel. Changes from the original:
-# PROVIDERS (comma-separated names, default all) selects the providers, and
-# WARMUP_MS / REP_MS set do_bench's warm-up and measuring time (defaults 50
-# and 200 ms, as in the original). The Triton kernel and the timing method are
-# unchanged.
+# Copied from the peers script the project started from (kept outside this
+# repository, with the performance notes whose peer figures it measured), so
+# that bench/run_gpu.sh times the peers in the same run as our kernel.
+# Changes from the original: PROVIDERS (comma-separated names, default
+# all) selects the providers, and WARMUP_MS / REP_MS set do_bench's warm-up
+# and measuring time (defaults 50 and 200 ms, as in the original). The
+# Triton kernel and the timing method are unchanged.
 """Side-by-side attention-forward peers on the GPU machine.
 
 Times PyTorch SDPA backends and a Triton flash-attention forward (written here,

@@ -2,7 +2,7 @@
 # The attention benchmark, called by bench/gpu.sh (the entry point for GPU
 # work; no MLIR on the GPU machine): builds tile-runner with
 # -DTILE_RUNNER_ONLY=ON, checks the runner on the hand-written test bundle,
-# checks every carried bundle on the ragged shapes of TESTING.md, then for
+# checks every carried bundle on the ragged shapes of docs/testing.md, then for
 # B=4 H=32 D=128 fp16 and S = 1k..16k, causal and not, runs our kernel
 # (autotuned over the carried bundles) and the peers (PyTorch SDPA cuDNN and
 # flash, Triton; bench/peers.py) in this one run. Writes under $OUT:

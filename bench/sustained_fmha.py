@@ -2,7 +2,7 @@
 """Ours against cuDNN under sustained load, with the SM clock and the power
 sampled: does one kernel run at a lower clock than the other when each runs
 for seconds (power), which ncu's single cold launches do not show
-(docs/perf.md, 2026-12-02, seventh session)?
+(docs/perf/diary.md, 2026-12-02, seventh session)?
 
     python3 bench/sustained_fmha.py BUNDLE [S] [CAUSAL] [SECONDS]
 
@@ -11,7 +11,7 @@ Then three rounds of ours and cuDNN alternately, SECONDS (2) each, one
 second apart; per phase: time per call from CUDA events over the phase,
 TFLOPS, and the mean SM clock, mean power and highest temperature of the
 `nvidia-smi -lms 50` samples of the phase (its first 0.3 s left out).
-Run in run37 and run41 (docs/perf.md, 2026-12-02, eighth session).
+Run in run37 and run41 (docs/perf/diary.md, 2026-12-02, eighth session).
 """
 
 import math

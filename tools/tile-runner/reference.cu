@@ -1,7 +1,7 @@
 //===- reference.cu - tile-runner's independent GPU reference ------------===//
 //
 // Naive attention, written independently of the compiler and of its mask
-// code, used to check the compiled kernels on the GPU (TESTING.md):
+// code, used to check the compiled kernels on the GPU (docs/testing.md):
 //
 //  - ref:    scores accumulated in fp32, softmax and P V sums in fp64;
 //  - ref_lp: the same-precision naive attention of FlashAttention's 2x rule,

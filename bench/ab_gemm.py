@@ -1,11 +1,26 @@
-"""Interleaved A/B of gemm bundles and torch.matmul (rounds, rotated order;
-checked against float64 first). usage: ab_gemm.py DIR ROUNDS"""
+#!/usr/bin/env python3
+"""Interleaved A/B of gemm bundles and torch.matmul (cuBLAS): several rounds,
+each timing every candidate once (do_bench's median), the order rotated from
+round to round; every bundle checked against float64 first. The GEMM twin of
+bench/ab_fmha.py.
+
+    python3 bench/ab_gemm.py DIR ROUNDS [NAME,...]
+
+DIR: gemm bundles (e.g. bench/compile_bundles.sh OUT kernels); NAME,...:
+only these bundles (default: every gemm bundle in DIR). Shapes: f16 and
+bf16, 4096^3 and 8192^3. Prints per shape each candidate's median, TFLOPS,
+spread (min..max) and cuBLAS's median time over its (above 1: faster than
+cuBLAS).
+"""
 import os, sys, statistics
 import torch
 from triton.testing import do_bench
-sys.path.insert(0, "bench")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_kernels import TORCH_DTYPE, load_bundles, poisoned, rel_err
 kernels = load_bundles(sys.argv[1]); rounds = int(sys.argv[2])
+if len(sys.argv) > 3:
+    only = set(sys.argv[3].split(","))
+    kernels = [k for k in kernels if k.name in only]
 for dt in ["f16", "bf16"]:
     tdt = TORCH_DTYPE[dt]
     cands = [k for k in kernels if k.manifest.params.get("IN_DTYPE") == dt]
