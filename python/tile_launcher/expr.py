@@ -244,12 +244,16 @@ class _Parser:
         return text[start:end]
 
 
-@functools.lru_cache(maxsize=1024)
 def parse(text: str):
     """The tree of `text` (syntax, integer ranges, nesting and length
     bounds; names are not looked up). Raises ExprError."""
     if not isinstance(text, str):
-        raise ExprError(f"expected an expression string, got {text!r}")
+        raise ExprError(f"expected an expression string, got {type(text).__name__}")
+    return _parse(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse(text: str):
     try:
         return _Parser(text).run()
     except RecursionError:  # a Python stack already nearly full

@@ -35,6 +35,8 @@ class Kernel:
         self.manifest: Manifest = load_manifest(bundle_dir)
         self._loaded: Dict[int, tuple] = {}  # context -> (module, function)
         self._last: Optional[tuple] = None  # (key, launch arguments, keep)
+        # Whether a `stream` keyword of a call is an ABI argument.
+        self._stream_is_abi = any(e.name == "stream" for e in self.manifest.abi)
 
     @property
     def name(self) -> str:
@@ -117,7 +119,7 @@ class Kernel:
         """Launches with the arguments named as in the ABI. A keyword
         `stream` that is no ABI argument is the stream (see launch)."""
         stream = None
-        if "stream" in args and not any(e.name == "stream" for e in self.manifest.abi):
+        if "stream" in args and not self._stream_is_abi:
             stream = args.pop("stream")
         self.launch(args, stream=stream)
 
