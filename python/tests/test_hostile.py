@@ -450,6 +450,16 @@ class BundleFilesTest(BundleDir):
                 self.digests(path, **override)
                 self.assertRefused(tl.BundleError, lambda: tl.load_manifest(path), message)
 
+    def test_files_are_checked_again_when_loaded_into_the_driver(self):
+        path = self.bundle(self.raw())
+        self.digests(path)
+        kernel = tl.load(path)
+        self.assertTrue(kernel._read_image("kernel.ptx").startswith(b"//"))
+        with open(os.path.join(path, "kernel.ptx"), "a") as f:
+            f.write("// changed after load\n")
+        self.assertRefused(tl.BundleError, lambda: kernel._read_image("kernel.ptx"),
+                           "kernel.ptx", "changed since the bundle was loaded")
+
     def test_ptx_against_the_abi(self):
         raw = self.raw()
         good = ptx_for(raw)

@@ -21,6 +21,7 @@ keyword only when no ABI argument is named ``stream``;
 
 from __future__ import annotations
 
+import hashlib
 import os
 from typing import Dict, Mapping, Optional
 
@@ -57,8 +58,7 @@ class Kernel:
                               f"compute capability {major}.{minor}")
         use_cubin = m.cubin and targets.cubin_runs_on(sm, major, minor)
         path = os.path.join(m.dir, m.cubin if use_cubin else m.ptx)
-        with open(path, "rb") as f:
-            image = f.read()
+        image = self._read_image(m.cubin if use_cubin else m.ptx)
         module = driver.load_module(image, path)
         fn = driver.get_function(module, m.entry)
         limit = driver.device_attribute(
@@ -70,6 +70,20 @@ class Kernel:
             driver.set_max_dynamic_shared(fn, m.shared_bytes)
         self._loaded[key] = (module, fn)
         return fn
+
+    def _read_image(self, name: str) -> bytes:
+        """The bytes of the cubin or PTX `name` the driver loads, checked
+        again against the manifest's `files` digest where it lists the file
+        (it may have changed since load_manifest checked it)."""
+        path = os.path.join(self.manifest.dir, name)
+        with open(path, "rb") as f:
+            image = f.read()
+        digest = self.manifest.files.get(name)
+        if digest and (len(image) != digest["bytes"]
+                       or hashlib.sha256(image).hexdigest() != digest["sha256"]):
+            raise BundleError(f"{path}: changed since the bundle was loaded (its "
+                              "size or sha256 is not the manifest's files entry)")
+        return image
 
     def registers(self) -> int:
         return driver.function_attribute(self._function(), driver.CU_FUNC_ATTRIBUTE_NUM_REGS)
