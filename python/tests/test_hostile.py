@@ -488,6 +488,22 @@ class BundleFilesTest(BundleDir):
         # The fixture's PTX (nvcc's) matches its manifest.
         tl.load_manifest(FIXTURE)
 
+    def test_a_missing_cubin_is_ignored(self):
+        # docs/bundle.md and tilebundle::loadBundle: the PTX is JIT-compiled.
+        path = self.bundle(self.raw(cubin="kernel.cubin"))
+        self.assertIsNone(tl.load_manifest(path).cubin)
+        with open(os.path.join(path, "kernel.cubin"), "wb") as f:
+            f.write(b"\x7fELF")
+        self.assertEqual(tl.load_manifest(path).cubin, "kernel.cubin")
+        # Unless the manifest's files lists it: then it is a damaged bundle.
+        os.remove(os.path.join(path, "kernel.cubin"))
+        self.digests(path, **{"kernel.cubin": {"sha256": "0" * 64, "bytes": 4}})
+        self.assertRefused(tl.BundleError, lambda: tl.load_manifest(path),
+                           "kernel.cubin", "missing")
+        for name in os.listdir(os.path.join(FIXTURE, "..")):
+            with self.subTest(fixture=name):
+                tl.load_manifest(os.path.join(FIXTURE, "..", name))
+
 
 if __name__ == "__main__":
     unittest.main()

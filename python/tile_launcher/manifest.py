@@ -610,7 +610,7 @@ def load_manifest(bundle_dir) -> Manifest:
     if not os.path.isfile(ptx_path):
         raise BundleError(f"{bundle_dir}: '{m.ptx}' is missing")
     if m.cubin and not os.path.isfile(os.path.join(bundle_dir, m.cubin)):
-        raise BundleError(f"{bundle_dir}: '{m.cubin}' is missing")
+        m.cubin = None  # as tilebundle::loadBundle: the PTX is JIT-compiled
     _check_digests(m)
     _check_ptx(m)
     return m
