@@ -100,6 +100,19 @@ class ConformanceTest(unittest.TestCase):
                         major, minor = map(int, cc.split("."))
                         self.assertEqual(runs(t, major, minor), want, f"{key} {cc}")
 
+    def test_ptx(self):
+        for c in cases("ptx.json"):
+            with self.subTest(case=c["name"]):
+                try:
+                    info = target.scan_ptx(c["ptx"])
+                except ValueError as e:
+                    self.assertIn("error", c, str(e))
+                    self.assertIn(f"no .{c['error']}", str(e))
+                    continue
+                self.assertNotIn("error", c)
+                self.assertEqual((info.version, info.target, info.entries, info.param_sizes),
+                                 (c["version"], c["target"], c["entries"], c["param_sizes"]))
+
 
 if __name__ == "__main__":
     unittest.main()

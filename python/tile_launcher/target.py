@@ -5,10 +5,12 @@ test/Bundle/Inputs/conformance/target.json holds the cases both agree on).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import List, NamedTuple, Optional
 
-_SPACE = " \t\n\v\f\r"
+_SPACE = " \t\n\v\f\r"  # isspace() of the C locale, what `>>` skips
+_WORD = re.compile(r"[^ \t\n\v\f\r]+")
 
 
 class SmTarget(NamedTuple):
@@ -95,7 +97,7 @@ def _param_bytes(declaration: str) -> int:
     """Bytes of one `.param` declaration (ptxParamBytes): `.u64 .ptr .align
     1 name`, `.f32 name`, `.align 64 .b8 name[128]`; -1 if not understood."""
     scalar, byte_array = -1, False
-    for word in declaration.split():
+    for word in _WORD.findall(declaration):
         if word == ".b8":
             byte_array = True
             continue
@@ -165,7 +167,7 @@ def scan_ptx(ptx: str) -> PtxInfo:
             rest = text[pos:] if close < 0 else text[pos:close]
             pos = n if close < 0 else close + 1
             open_ = rest.find("(")
-            name = (rest if open_ < 0 else rest[:open_]).strip(_SPACE)
+            name = (rest if open_ < 0 else rest[:open_]).strip(" \t\r\n")
             if not name:
                 continue
             sizes = []

@@ -1,7 +1,7 @@
 //===- ConformanceTest.cpp - the corpus C++ and Python agree on -----------===//
 //
-// test/Bundle/Inputs/conformance holds expressions, manifests and targets
-// with what the bundle library must make of them; python/tests/
+// test/Bundle/Inputs/conformance holds expressions, manifests, targets and
+// PTX files with what the bundle library must make of them; python/tests/
 // test_conformance.py checks the Python launcher against the same files, so
 // that both read one bundle contract (issue 27).
 //
@@ -161,6 +161,30 @@ TEST(Conformance, Targets) {
     check("ptx_not_on", false, true);
     check("cubin_runs_on", true, false);
     check("cubin_not_on", false, false);
+  }
+}
+
+TEST(Conformance, Ptx) {
+  Json cases = corpus("ptx.json");
+  EXPECT_GT(cases.size(), 10u);
+  for (const Json &c : cases) {
+    SCOPED_TRACE(c["name"].get<std::string>());
+    PtxInfo info;
+    std::string error;
+    bool ok = scanPtx(c["ptx"].get<std::string>(), info, error);
+    if (c.contains("error")) {
+      EXPECT_FALSE(ok) << "accepted";
+      EXPECT_NE(error.find("no ." + c["error"].get<std::string>()),
+                std::string::npos)
+          << error;
+      continue;
+    }
+    ASSERT_TRUE(ok) << error;
+    EXPECT_EQ(info.version, c["version"].get<std::string>());
+    EXPECT_EQ(info.target, c["target"].get<std::string>());
+    EXPECT_EQ(info.entries, c["entries"].get<std::vector<std::string>>());
+    EXPECT_EQ(info.paramSizes,
+              c["param_sizes"].get<std::vector<std::vector<int64_t>>>());
   }
 }
 
