@@ -184,6 +184,8 @@ class ScalarTest(BundleDir):
         for kw, why in [(dict(eps=1e39), "'eps' is f32"),
                         (dict(eps=-1e39), "'eps' is f32"),
                         (dict(eps=3.4028236e38), "not a finite f32"),
+                        # rounds to inf: the midpoint of FLT_MAX and 2^128
+                        (dict(eps=float.fromhex("0x1.ffffffp127")), "not a finite f32"),
                         (dict(eps=10**400), "'eps' is f32"),
                         (dict(eps=float("inf")), "'eps' is f32"),
                         (dict(eps=True), "'eps' is f32"),
@@ -196,6 +198,8 @@ class ScalarTest(BundleDir):
                 self.assertRefused(tl.LaunchError, lambda: abi.bind(m, self.args(**kw)), why)
         plan = abi.bind(m, self.args(eps=3.4028235e38, n=-2**31))  # the extremes
         self.assertIn(("c_int32", -2**31), plan.params)
+        # Just below the midpoint rounds to FLT_MAX (LaunchTest's FloatScalars).
+        abi.bind(m, self.args(eps=float.fromhex("0x1.fffffefffffffp127")))
 
 
 class FakeTorch(types.ModuleType):

@@ -99,9 +99,8 @@ TEST(Conformance, Expressions) {
 
 /// Errors about the JSON text itself, before any field is read.
 bool isJsonError(const std::string &message) {
-  for (const char *prefix :
-       {"parse error", "syntax error", "duplicate key", "number overflow",
-        "expected a JSON object"})
+  for (const char *prefix : {"parse error", "syntax error", "duplicate key",
+                             "number overflow", "expected a JSON object"})
     if (message.rfind(prefix, 0) == 0)
       return true;
   return false;
@@ -112,8 +111,8 @@ TEST(Conformance, Manifests) {
   EXPECT_GT(cases.size(), 100u);
   for (const Json &c : cases) {
     SCOPED_TRACE(c["name"].get<std::string>());
-    std::string text =
-        c.contains("text") ? c["text"].get<std::string>() : c["manifest"].dump();
+    std::string text = c.contains("text") ? c["text"].get<std::string>()
+                                          : c["manifest"].dump();
     Manifest m;
     std::string error;
     bool ok = parseManifest(text, "", m, error);
