@@ -147,6 +147,16 @@ class OverlapTest(BundleDir):
         m = softmax_manifest(self.dir)
         abi.bind(m, self.args(X=FakeTensor([0, 1024]), Y=FakeTensor([0, 1024])))
 
+    def test_empty_views_meet_the_alignment_contract(self):
+        # As tilebundle::checkView: only dimensions of size 1 are exempt.
+        m = softmax_manifest(self.dir)
+        for strides, why in [([1024, 2], "innermost"), ([100, 1], "stride 100")]:
+            with self.subTest(strides=strides):
+                x = FakeTensor([0, 0], strides=strides)
+                self.assertRefused(tl.LaunchError, lambda: abi.bind(m, self.args(X=x)),
+                                   "'X'", why)
+        abi.bind(m, self.args(X=FakeTensor([1, 0], strides=[100, 1])))
+
 
 class DeviceTest(BundleDir):
     def test_tensors_on_two_devices(self):

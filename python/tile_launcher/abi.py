@@ -110,12 +110,12 @@ def check_alignment(name: str, view: ViewBinding, align: int) -> None:
             f"{align} bytes, got 0x{view.address:x} (use a bundle compiled with "
             f"a smaller view-align, or copy the tensor)")
     rank = len(view.sizes)
-    if rank and view.sizes[-1] > 1 and view.strides[-1] != 1:
+    if rank and view.sizes[-1] != 1 and view.strides[-1] != 1:
         raise LaunchError(
             f"argument '{name}': the innermost dimension must be contiguous "
             f"(stride 1), got stride {view.strides[-1]} (call .contiguous())")
     for d in range(rank - 1):
-        if view.sizes[d] > 1 and (view.strides[d] * elem) % align:
+        if view.sizes[d] != 1 and (view.strides[d] * elem) % align:
             raise LaunchError(
                 f"argument '{name}': stride {view.strides[d]} of dimension {d} "
                 f"is {view.strides[d] * elem} bytes, not a multiple of the "
