@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import expr
-from .manifest import DTYPE_BYTES, BundleError, Manifest
+from .manifest import DTYPE_BYTES, Manifest
 
 INT32_MAX = 2**31 - 1
 # Grid limits every CUDA device since compute capability 3.0 has.
