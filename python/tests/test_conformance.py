@@ -11,7 +11,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from tile_launcher import expr, manifest, target  # noqa: E402
+from tile_launcher import abi, expr, manifest, target  # noqa: E402
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "test", "Bundle",
                       "Inputs", "conformance")
@@ -112,6 +112,26 @@ class ConformanceTest(unittest.TestCase):
                 self.assertNotIn("error", c)
                 self.assertEqual((info.version, info.target, info.entries, info.param_sizes),
                                  (c["version"], c["target"], c["entries"], c["param_sizes"]))
+
+    def test_views(self):
+        classes = [("innermost", "innermost"), ("base address", "address"),
+                   ("ABI's int32", "size"), ("negative", "stride"),
+                   ("must have rank", "rank"), ("must be", "dtype"),
+                   ("stride", "outer")]
+        for c in cases("view.json"):
+            with self.subTest(case=c["name"]):
+                e = manifest.AbiEntry("A", "view", c["abi"]["dtype"], c["abi"]["rank"],
+                                      c["abi"]["align"], "read")
+                v = c["view"]
+                try:
+                    abi.check_view(e, abi.ViewBinding(v["address"], v["dtype"],
+                                                      v["sizes"], v["strides"]))
+                except abi.LaunchError as err:
+                    self.assertIn("error", c, str(err))
+                    found = next(k for needle, k in classes if needle in str(err))
+                    self.assertEqual(found, c["error"], str(err))
+                    continue
+                self.assertNotIn("error", c)
 
 
 if __name__ == "__main__":

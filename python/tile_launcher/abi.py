@@ -23,6 +23,7 @@ from . import expr
 from .manifest import DTYPE_BYTES, Manifest
 
 INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
 # Grid limits every CUDA device since compute capability 3.0 has.
 MAX_GRID = (2**31 - 1, 65535, 65535)
 
@@ -115,6 +116,10 @@ def check_alignment(name: str, view: ViewBinding, align: int) -> None:
             f"argument '{name}': the innermost dimension must be contiguous "
             f"(stride 1), got stride {view.strides[-1]} (call .contiguous())")
     for d in range(rank - 1):
+        if view.sizes[d] != 1 and view.strides[d] * elem > INT64_MAX:
+            raise LaunchError(
+                f"argument '{name}': stride {view.strides[d]} of dimension {d} "
+                "is more bytes than an int64 holds")
         if view.sizes[d] != 1 and (view.strides[d] * elem) % align:
             raise LaunchError(
                 f"argument '{name}': stride {view.strides[d]} of dimension {d} "
@@ -261,6 +266,19 @@ def check_devices(args: Dict[str, object], names: Sequence[str]) -> Optional[int
     return device
 
 
+def check_view(e, v: ViewBinding) -> None:
+    """A view bound to ABI view entry `e`: its dtype and rank, sizes and
+    strides, and the alignment contract (tilebundle::checkView, and the
+    self-overlap of a written view)."""
+    if v.dtype != e.dtype:
+        raise LaunchError(f"argument '{e.name}' must be {e.dtype}, got {v.dtype}")
+    if len(v.sizes) != e.rank or len(v.strides) != e.rank:
+        raise LaunchError(f"argument '{e.name}' must have rank {e.rank}, "
+                          f"got shape {v.sizes}")
+    check_strides(e.name, v, e.access in ("write", "readwrite"))
+    check_alignment(e.name, v, e.align)
+
+
 def bind(manifest: Manifest, args: Dict[str, object]) -> Plan:
     """Checks a call (arguments by name) against the manifest."""
     entries = {e.name: e for e in manifest.abi if e.kind != "tensor_map"}
@@ -275,15 +293,8 @@ def bind(manifest: Manifest, args: Dict[str, object]) -> Plan:
                           f"{', '.join(repr(m) for m in missing)}")
     views: Dict[str, ViewBinding] = {}
     for e in manifest.views():
-        v = view_of(e.name, args[e.name])
-        if v.dtype != e.dtype:
-            raise LaunchError(f"argument '{e.name}' must be {e.dtype}, got {v.dtype}")
-        if len(v.sizes) != e.rank or len(v.strides) != e.rank:
-            raise LaunchError(f"argument '{e.name}' must have rank {e.rank}, "
-                              f"got shape {v.sizes}")
-        check_strides(e.name, v, e.access in ("write", "readwrite"))
-        check_alignment(e.name, v, e.align)
-        views[e.name] = v
+        views[e.name] = view_of(e.name, args[e.name])
+        check_view(e, views[e.name])
     device = check_devices(args, list(views))
     check_overlap(manifest, views)
     params: List[Tuple[str, object]] = []

@@ -1,13 +1,14 @@
 //===- ConformanceTest.cpp - the corpus C++ and Python agree on -----------===//
 //
-// test/Bundle/Inputs/conformance holds expressions, manifests, targets and
-// PTX files with what the bundle library must make of them; python/tests/
-// test_conformance.py checks the Python launcher against the same files, so
-// that both read one bundle contract (issue 27).
+// test/Bundle/Inputs/conformance holds expressions, manifests, targets, PTX
+// files and bound views with what the bundle library must make of them;
+// python/tests/ test_conformance.py checks the Python launcher against the same
+// files, so that both read one bundle contract (issue 27).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Bundle/Expr.h"
+#include "tile/Bundle/Launch.h"
 #include "tile/Bundle/Manifest.h"
 #include "tile/Bundle/Target.h"
 #include "tile/Support/Checked.h"
@@ -184,6 +185,46 @@ TEST(Conformance, Ptx) {
     EXPECT_EQ(info.entries, c["entries"].get<std::vector<std::string>>());
     EXPECT_EQ(info.paramSizes,
               c["param_sizes"].get<std::vector<std::vector<int64_t>>>());
+  }
+}
+
+TEST(Conformance, Views) {
+  Json cases = corpus("view.json");
+  EXPECT_GT(cases.size(), 20u);
+  const std::vector<std::pair<const char *, const char *>> classes = {
+      {"but the kernel takes rank", "rank"},
+      {"but the kernel takes", "dtype"},
+      {"outside the ABI's int32 sizes", "size"},
+      {"is negative", "stride"},
+      {"base address", "address"},
+      {"innermost stride", "innermost"},
+      {"not a multiple of the bundle's align", "outer"}};
+  for (const Json &c : cases) {
+    SCOPED_TRACE(c["name"].get<std::string>());
+    DType dtype, viewDtype;
+    ASSERT_TRUE(parseDType(c["abi"]["dtype"], dtype));
+    ASSERT_TRUE(parseDType(c["view"]["dtype"], viewDtype));
+    AbiEntry e = AbiEntry::makeView("A", dtype, c["abi"]["rank"],
+                                    c["abi"]["align"], Access::Read);
+    ViewBinding v;
+    v.dtype = viewDtype;
+    v.address = c["view"]["address"];
+    v.sizes = c["view"]["sizes"].get<std::vector<int64_t>>();
+    v.strides = c["view"]["strides"].get<std::vector<int64_t>>();
+    std::string error;
+    bool ok = checkView(e, v, error);
+    if (c.value("ok", false)) {
+      EXPECT_TRUE(ok) << error;
+      continue;
+    }
+    ASSERT_FALSE(ok) << "accepted";
+    std::string found = "?";
+    for (const auto &k : classes)
+      if (error.find(k.first) != std::string::npos) {
+        found = k.second;
+        break;
+      }
+    EXPECT_EQ(found, c["error"].get<std::string>()) << error;
   }
 }
 
