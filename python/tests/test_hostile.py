@@ -181,6 +181,27 @@ class DeviceTest(BundleDir):
                            lambda: abi.bind(m, self.args(X=CpuByIndex([77, 1024]))),
                            "'X' is not on the GPU")
 
+    def test_properties_raising_are_launch_errors(self):
+        m = softmax_manifest(self.dir)
+
+        class BadDtype(FakeTensor):
+            @property
+            def dtype(self):
+                raise RuntimeError("no dtype")
+
+            @dtype.setter
+            def dtype(self, value):
+                pass
+
+        class BadDevice(FakeTensor):
+            def get_device(self):
+                raise RuntimeError("no device")
+        for t, why in [(BadDtype([77, 1024]), "no dtype"),
+                       (BadDevice([77, 1024]), "cannot read its device")]:
+            with self.subTest(why=why):
+                self.assertRefused(tl.LaunchError, lambda: abi.bind(m, self.args(X=t)),
+                                   "'X'", why)
+
     def test_stride_raising_is_a_launch_error(self):
         m = softmax_manifest(self.dir)
         self.assertRefused(tl.LaunchError,

@@ -74,28 +74,34 @@ def view_of(name: str, tensor) -> ViewBinding:
         sizes = [int(s) for s in tensor.shape]
         strides = [int(s) for s in tensor.stride()]
         address = int(tensor.data_ptr())
+        dtype = dtype_name(tensor)
+    except LaunchError:
+        raise
     except Exception as e:  # sparse and other layouts raise from stride()
-        raise LaunchError(f"argument '{name}': cannot read its sizes, strides "
-                          f"and address ({type(e).__name__}: {e}); the kernel "
-                          "takes a dense (strided) tensor") from None
-    return ViewBinding(address, dtype_name(tensor), sizes, strides)
+        raise LaunchError(f"argument '{name}': cannot read its sizes, strides, "
+                          f"address and dtype ({type(e).__name__}: {e}); the "
+                          "kernel takes a dense (strided) tensor") from None
+    return ViewBinding(address, dtype, sizes, strides)
 
 
 def device_of(name: str, tensor) -> Optional[int]:
     """The CUDA device index of a tensor: from `device` (torch.device) or
     `get_device()`; None when the object does not say (test fakes).
     LaunchError for a tensor that is not on a GPU."""
-    if getattr(tensor, "is_cuda", True) is False:
+    try:
+        is_cuda = getattr(tensor, "is_cuda", True)
+        device = getattr(tensor, "device", None)
+        kind = getattr(device, "type", None)
+        index = getattr(device, "index", None)
+        if index is None and callable(getattr(tensor, "get_device", None)):
+            index = tensor.get_device()
+    except Exception as e:
+        raise LaunchError(f"argument '{name}': cannot read its device "
+                          f"({type(e).__name__}: {e})") from None
+    if is_cuda is False or (isinstance(index, int) and index < 0):  # -1: CPU
         raise LaunchError(f"argument '{name}' is not on the GPU")
-    device = getattr(tensor, "device", None)
-    kind = getattr(device, "type", None)
     if kind is not None and kind != "cuda":
         raise LaunchError(f"argument '{name}' is on {device}, not on the GPU")
-    index = getattr(device, "index", None)
-    if index is None and callable(getattr(tensor, "get_device", None)):
-        index = tensor.get_device()
-        if isinstance(index, int) and index < 0:  # torch: -1 is the CPU
-            raise LaunchError(f"argument '{name}' is not on the GPU")
     if isinstance(index, bool) or not isinstance(index, int):
         return None
     return index
