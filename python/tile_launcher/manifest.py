@@ -308,18 +308,15 @@ def _read_abi_entry(obj, index: int) -> AbiEntry:
                       + _describe(values))
             lists[key] = [_integer(v, f"{r.at(key)}[{i}]", 0, hi)
                           for i, v in enumerate(values)]
-        return _finish_entry(r, AbiEntry(name, kind, view=view, dims=lists["dims"],
-                                         box=lists["box"], swizzle=swizzle))
+        entry = AbiEntry(name, kind, view=view, dims=lists["dims"], box=lists["box"],
+                         swizzle=swizzle)
     else:
         _fail(r.at("kind"), 'expected "view", "scalar" or "tensor_map", got '
               + _describe(kind))
-    if dtype not in _DTYPE_NAMES:
-        _fail(r.at("dtype"), f'expected f16, bf16, f32 or i32, got "{dtype}"')
-    entry.dtype = _DTYPE_NAMES[dtype]
-    return _finish_entry(r, entry)
-
-
-def _finish_entry(r: _Reader, entry: AbiEntry) -> AbiEntry:
+    if kind != "tensor_map":  # views and scalars need a dtype
+        if dtype not in _DTYPE_NAMES:
+            _fail(r.at("dtype"), f'expected f16, bf16, f32 or i32, got "{dtype}"')
+        entry.dtype = _DTYPE_NAMES[dtype]
     r.no_others()
     return entry
 
