@@ -345,6 +345,8 @@ def _read_files(value) -> Dict[str, Dict[str, object]]:
 def parse_manifest(raw: dict, bundle_dir: str = "") -> Manifest:
     """Reads and validates a manifest's JSON object (parseManifest and
     validateManifest of the C++ library, in their order)."""
+    if not isinstance(raw, dict):
+        raise BundleError("manifest.json: expected a JSON object")
     r = _Reader(raw)
     fmt = r.string("format", True)
     if fmt == "tile-bundle-1":
