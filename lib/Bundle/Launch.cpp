@@ -6,6 +6,7 @@
 #include "tile/Support/Checked.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -245,7 +246,17 @@ bool planLaunch(const Manifest &m, const LaunchBinding &b,
     } else if (e.kind == AbiEntry::Kind::Scalar) {
       const ScalarBinding &s = b.scalars.at(e.name);
       if (e.dtype == DType::F32) {
-        float f = static_cast<float>(s.isInteger ? s.integer : s.real);
+        double d = s.isInteger ? static_cast<double>(s.integer) : s.real;
+        // Finite, and not rounded to infinity: below the midpoint between
+        // FLT_MAX and 2^128 (1e39 was packed as inf; issue 26).
+        if (!std::isfinite(d) || std::fabs(d) >= 0x1.ffffffp+127) {
+          std::ostringstream got;
+          got << d;
+          error = "argument '" + e.name + "' is f32, got " + got.str() +
+                  ": not a finite f32";
+          return false;
+        }
+        float f = static_cast<float>(d);
         std::ostringstream text;
         text << e.name << ": f32 = " << f;
         add(&f, 4, 4, text.str());

@@ -19,6 +19,9 @@ from tile_launcher import abi  # noqa: E402
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 FIXTURE = os.path.join(ROOT, "test", "Runner", "Inputs", "bundles",
                        "fmha-d64-causal-lse-w4")
+# Where tests put an output tensor: far from the inputs at 0x10000 (a view
+# the kernel writes may not share memory with another).
+Y_ADDRESS = 0x10000000
 
 
 class FakeTensor:
@@ -45,8 +48,8 @@ class FakeTensor:
 class ExprTest(unittest.TestCase):
     shapes = {"Q": [4, 32, 1000, 128], "X": [7, 77]}
 
-    def ev(self, text):
-        return tl.evaluate(text, self.shapes)
+    def ev(self, text, params=None):
+        return tl.evaluate(text, self.shapes, params)
 
     def test_grid_grammar(self):
         self.assertEqual(self.ev("cdiv(Q.2, 128)"), 8)
@@ -63,18 +66,26 @@ class ExprTest(unittest.TestCase):
         self.assertEqual(self.ev("X.1 <= 128"), 1)
         self.assertEqual(self.ev("X.1 > 128"), 0)
         self.assertEqual(self.ev("X.1 % 64 == 0 || 0 == 0"), 1)
-        self.assertEqual(self.ev("!(X.0 == 7) && true"), 0)
-        self.assertEqual(self.ev("X.0 != 7 || false"), 0)
+        # Booleans are parameters (1 and 0), as in the C++ library: there
+        # are no true/false literals.
+        self.assertEqual(self.ev("!(X.0 == 7) && T", dict(T=1, F=0)), 0)
+        self.assertEqual(self.ev("X.0 != 7 || F", dict(T=1, F=0)), 0)
 
     def test_errors(self):
-        for text, why in [("(((((", "unexpected end"), ("", "unexpected end"),
-                          ("Z.0", "not a view argument"), ("X.2", "rank 2"),
-                          ("1/0", "division by zero"), ("cdiv(Q.2, 0)", "cdiv needs"),
-                          ("Q.99999999999999999999", "rank 4"),
-                          ("99999999999999999999", "overflow"),
+        # The messages are the C++ library's (lib/Bundle/Expr.cpp).
+        for text, why in [("(((((", "unexpected end"), ("", "empty expression"),
+                          ("Z.0", "no view argument named 'Z'"), ("X.2", "rank 2"),
+                          ("1/0", "division by zero"), ("cdiv(Q.2, 0)", "cdiv by zero"),
+                          ("Q.99999999999999999999", "dimension '99999999999999999999' "
+                           "is out of range (expected an integer in [0, 7])"),
+                          ("99999999999999999999", "integer '99999999999999999999' is "
+                           "out of range"),
                           ("Q.2 * Q.2 * Q.2 * Q.2 * Q.2 * Q.2 * Q.2", "overflow"),
-                          ("(" * 20000 + "1" + ")" * 20000, "nested deeper"),
-                          ("3 $ 4", "unexpected '$'"), ("X.", "expected a dimension")]:
+                          ("(" * 20000 + "1" + ")" * 20000, "longer than 4096"),
+                          ("(" * 65 + "1" + ")" * 65, "nesting deeper than 64"),
+                          ("!" * 65 + "1", "nesting deeper than 64"),
+                          ("3 $ 4", "unexpected '$'"), ("X.", "expected a dimension"),
+                          ("true", "no parameter named 'true'")]:
             with self.subTest(text=text[:30]):
                 with self.assertRaises(tl.ExprError) as ctx:
                     self.ev(text)
@@ -114,7 +125,7 @@ class ManifestTest(unittest.TestCase):
             (lambda r: r.pop("shared_bytes"), "shared_bytes: missing"),
             (lambda r: r.update(shared_bytes=2**32), "shared_bytes: expected an integer in"),
             (lambda r: r.update(block=[128, 1]), "block: expected three"),
-            (lambda r: r.update(grid=["((((("]), "grid[0]"),
+            (lambda r: r["grid"].__setitem__(0, "((((("), "grid[0]: unexpected end"),
             (lambda r: r["abi"][0].update(rank=99), "abi[0].rank: expected an integer in [1, 8]"),
             (lambda r: r["abi"][1].update(align=3), "abi[1].align: expected a power of two"),
             (lambda r: r["abi"][1].update(align=True), "abi[1].align: expected an integer"),
@@ -142,10 +153,11 @@ class ManifestTest(unittest.TestCase):
 
 def softmax_manifest(tmp, align=16, requires=()):
     raw = {
-        "format": "tile-bundle-1", "kernel": "softmax", "entry": "softmax",
+        "format": "tile-bundle-2", "kernel": "softmax", "entry": "softmax",
         "ptx": "kernel.ptx", "target": "sm_90a", "num_warps": 4,
         "block": [128, 1, 1], "shared_bytes": 0,
         "grid": ["cdiv(X.0, 4)", "1", "1"], "requires": list(requires),
+        "params": {},
         "abi": [
             {"name": "X", "kind": "view", "rank": 2, "dtype": "f16", "align": align,
              "access": "read"},
@@ -153,16 +165,34 @@ def softmax_manifest(tmp, align=16, requires=()):
              "access": "write"},
             {"name": "eps", "kind": "scalar", "dtype": "f32"},
             {"name": "n", "kind": "scalar", "dtype": "i32"},
-            {"name": "X@tma0", "kind": "tensor_map", "view": "X", "dims": [1, 0],
-             "box": [64, 4], "swizzle": 128},
         ],
     }
+    if align == 16:  # a tensor map needs align 16
+        raw["abi"].append({"name": "X@tma0", "kind": "tensor_map", "view": "X",
+                           "dims": [1, 0], "box": [64, 4], "swizzle": 128})
     os.makedirs(tmp, exist_ok=True)
     with open(os.path.join(tmp, "manifest.json"), "w") as f:
         json.dump(raw, f)
     with open(os.path.join(tmp, "kernel.ptx"), "w") as f:
-        f.write("// empty\n")
+        f.write(ptx_for(raw))
     return tl.load_manifest(tmp)
+
+
+def ptx_for(raw, entry=None):
+    """A PTX whose entry takes the parameters the manifest's abi expands to."""
+    params = []
+    for e in raw["abi"]:
+        if e["kind"] == "view":
+            params += [".u64"] + [".u32"] * e["rank"] + [".u64"] * e["rank"]
+        elif e["kind"] == "scalar":
+            params.append(".f32" if e["dtype"] == "f32" else ".u32")
+        else:
+            params.append(".align 64 .b8")
+    entry = entry or raw["entry"]
+    decls = ",\n".join(f"\t.param {t} {entry}_param_{i}" + ("[128]" if "b8" in t else "")
+                        for i, t in enumerate(params))
+    return (f"//\n// Generated for the tests\n//\n.version 8.5\n.target {raw['target']}\n"
+            f".address_size 64\n\n.visible .entry {entry}(\n{decls}\n)\n{{\n\tret;\n}}\n")
 
 
 class BindTest(unittest.TestCase):
@@ -174,7 +204,7 @@ class BindTest(unittest.TestCase):
 
     def args(self, rows=77, width=1024, **kw):
         a = dict(X=FakeTensor([rows, width]),
-                 Y=FakeTensor([rows, width], address=0x20000), eps=1e-5, n=width)
+                 Y=FakeTensor([rows, width], address=Y_ADDRESS), eps=1e-5, n=width)
         a.update(kw)
         return a
 
@@ -242,8 +272,8 @@ class BindTest(unittest.TestCase):
         # A bundle compiled for 2-byte views takes K = 65 rows (tensor maps
         # aside, which need 16 bytes).
         m2 = softmax_manifest(os.path.join(self.dir, "a2"), align=2)
-        m2.abi.pop()
-        plan = abi.bind(m2, self.args(width=65, X=FakeTensor([77, 65]), Y=FakeTensor([77, 65])))
+        plan = abi.bind(m2, self.args(width=65, X=FakeTensor([77, 65]),
+                                      Y=FakeTensor([77, 65], address=Y_ADDRESS)))
         self.assertEqual(plan.grid, (20, 1, 1))
         self.assertEqual(tl.largest_alignment(tl.view_of("X", FakeTensor([77, 65]))), 2)
         self.assertEqual(tl.largest_alignment(tl.view_of("X", FakeTensor([77, 100]))), 8)
@@ -251,9 +281,11 @@ class BindTest(unittest.TestCase):
 
     def test_requires(self):
         m = softmax_manifest(self.dir, requires=["X.1 <= 4096"])
-        abi.bind(m, self.args(width=4096, X=FakeTensor([2, 4096]), Y=FakeTensor([2, 4096])))
+        abi.bind(m, self.args(width=4096, X=FakeTensor([2, 4096]),
+                              Y=FakeTensor([2, 4096], address=Y_ADDRESS)))
         with self.assertRaises(tl.LaunchError) as ctx:
-            abi.bind(m, self.args(width=4104, X=FakeTensor([2, 4104]), Y=FakeTensor([2, 4104])))
+            abi.bind(m, self.args(width=4104, X=FakeTensor([2, 4104]),
+                                  Y=FakeTensor([2, 4104], address=Y_ADDRESS)))
         self.assertIn("requirement 'X.1 <= 4096'", str(ctx.exception))
         self.assertIn("X[2, 4104]", str(ctx.exception))
 
@@ -306,7 +338,7 @@ class CallCacheTest(unittest.TestCase):
 
     def test_same_arguments_reuse_the_plan(self):
         x = FakeTensor([77, 1024])
-        y = FakeTensor([77, 1024], address=0x20000)
+        y = FakeTensor([77, 1024], address=Y_ADDRESS)
         for _ in range(3):
             self.kernel(stream=0, X=x, Y=y, eps=1e-5, n=1024)
         self.assertEqual(len(self.binds), 1)
@@ -318,8 +350,8 @@ class CallCacheTest(unittest.TestCase):
         self.assertEqual(self.launches[-1][1], 0x40000)
         self.kernel(stream=0, X=x, Y=y, eps=0.5, n=1024)
         self.assertAlmostEqual(self.launches[-1][2], 0.5)
-        self.kernel(stream=0, X=FakeTensor([200, 1024]), Y=FakeTensor([200, 1024]),
-                    eps=0.5, n=1024)
+        self.kernel(stream=0, X=FakeTensor([200, 1024]),
+                    Y=FakeTensor([200, 1024], address=Y_ADDRESS), eps=0.5, n=1024)
         self.assertEqual(self.launches[-1][0], (50, 1, 1))
         self.assertEqual(len(self.binds), 4)
         # A call the check refuses leaves nothing cached.

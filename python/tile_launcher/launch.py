@@ -8,28 +8,25 @@ The module is loaded once per CUDA context (the cubin when its target is
 this device's exact architecture, else the PTX, JIT-compiled by the driver);
 every call is checked against the manifest (abi.bind) before the launch;
 a call with the same arguments as the one before (the same tensors: address,
-shape, strides, dtype; the same scalars) reuses that check and its packed
-parameters, so that timing a kernel in a loop times the kernel, not the
-host's planning.
+shape, strides, dtype, device; the same scalars) reuses that check and its
+packed parameters, so that timing a kernel in a loop times the kernel, not
+the host's planning. The tensors' device and the stream's must be the
+current device (checked at every call).
+
+Arguments are keywords named as in the ABI, so the call's own options must
+not take names an ABI could use: ``kernel(**args)`` takes a ``stream``
+keyword only when no ABI argument is named ``stream``;
+``kernel.launch(args, stream=...)`` always works.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
-from typing import Dict, Optional
+from typing import Dict, Mapping, Optional
 
-from . import abi, driver
+from . import abi, driver, target as targets
 from .manifest import BundleError, Manifest, load_manifest
-
-
-def _target_runs_on(target: str, major: int, minor: int, exact: bool) -> bool:
-    digits = target[3:].rstrip("af")
-    if not target.startswith("sm_") or not digits.isdigit():
-        return False
-    t_major, t_minor = int(digits[:-1]), int(digits[-1])
-    if exact or target.endswith("a"):
-        return (t_major, t_minor) == (major, minor)
-    return (major, minor) >= (t_major, t_minor)
 
 
 class Kernel:
@@ -39,6 +36,8 @@ class Kernel:
         self.manifest: Manifest = load_manifest(bundle_dir)
         self._loaded: Dict[int, tuple] = {}  # context -> (module, function)
         self._last: Optional[tuple] = None  # (key, launch arguments, keep)
+        # Whether a `stream` keyword of a call is an ABI argument.
+        self._stream_is_abi = any(e.name == "stream" for e in self.manifest.abi)
 
     @property
     def name(self) -> str:
@@ -53,13 +52,13 @@ class Kernel:
         dev = driver.current_device()
         major = driver.device_attribute(driver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev)
         minor = driver.device_attribute(driver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev)
-        if not _target_runs_on(m.target, major, minor, exact=False):
+        sm = targets.parse(m.target)
+        if not targets.ptx_runs_on(sm, major, minor):
             raise BundleError(f"{m.name}: PTX for {m.target} does not run on "
                               f"compute capability {major}.{minor}")
-        use_cubin = m.cubin and _target_runs_on(m.target, major, minor, exact=True)
+        use_cubin = m.cubin and targets.cubin_runs_on(sm, major, minor)
         path = os.path.join(m.dir, m.cubin if use_cubin else m.ptx)
-        with open(path, "rb") as f:
-            image = f.read()
+        image = self._read_image(m.cubin if use_cubin else m.ptx)
         module = driver.load_module(image, path)
         fn = driver.get_function(module, m.entry)
         limit = driver.device_attribute(
@@ -72,6 +71,20 @@ class Kernel:
         self._loaded[key] = (module, fn)
         return fn
 
+    def _read_image(self, name: str) -> bytes:
+        """The bytes of the cubin or PTX `name` the driver loads, checked
+        again against the manifest's `files` digest where it lists the file
+        (it may have changed since load_manifest checked it)."""
+        path = os.path.join(self.manifest.dir, name)
+        with open(path, "rb") as f:
+            image = f.read()
+        digest = self.manifest.files.get(name)
+        if digest and (len(image) != digest["bytes"]
+                       or hashlib.sha256(image).hexdigest() != digest["sha256"]):
+            raise BundleError(f"{path}: changed since the bundle was loaded (its "
+                              "size or sha256 is not the manifest's files entry)")
+        return image
+
     def registers(self) -> int:
         return driver.function_attribute(self._function(), driver.CU_FUNC_ATTRIBUTE_NUM_REGS)
 
@@ -79,31 +92,32 @@ class Kernel:
         return driver.function_attribute(self._function(),
                                          driver.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
 
-    def plan(self, **args) -> abi.Plan:
+    def plan(self, /, **args) -> abi.Plan:
         """Checks a call without launching it (no GPU needed)."""
         return abi.bind(self.manifest, args)
 
     @staticmethod
-    def _call_key(args) -> tuple:
-        """What a call's check and packed parameters depend on."""
+    def _call_key(args) -> Optional[tuple]:
+        """What a call's check and packed parameters depend on (None: do not
+        reuse; the check says what is wrong)."""
         key = []
-        for name in sorted(args):
-            v = args[name]
-            if hasattr(v, "data_ptr"):
-                key.append((name, v.data_ptr(), tuple(v.shape), tuple(v.stride()),
-                            str(v.dtype), getattr(v, "is_cuda", True)))
-            else:
-                key.append((name, type(v).__name__, v))
+        try:
+            for name in sorted(args):
+                v = args[name]
+                if hasattr(v, "data_ptr"):
+                    key.append((name, v.data_ptr(), tuple(v.shape), tuple(v.stride()),
+                                str(v.dtype), getattr(v, "is_cuda", True),
+                                str(getattr(v, "device", ""))))
+                else:
+                    key.append((name, type(v).__name__, v))
+        except Exception:
+            return None
         return tuple(key)
 
     def _prepare(self, args) -> tuple:
         """Checks the call and packs its parameters: (grid, block, shared
-        bytes, params, the objects params point into)."""
+        bytes, params, device, the objects params point into)."""
         plan = self.plan(**args)
-        for name, view in plan.views.items():
-            tensor = args[name]
-            if getattr(tensor, "is_cuda", True) is False:
-                raise abi.LaunchError(f"argument '{name}' is not on the GPU")
         tensor_maps = {}
         for kind, value in plan.params:
             if kind == "tensor_map":
@@ -112,27 +126,77 @@ class Kernel:
                     value["byte_strides"], value["box"], value["swizzle"],
                     value["name"])
         params, keep = abi.pack(plan.params, tensor_maps)
-        return plan.grid, plan.block, plan.shared_bytes, params, (keep, tensor_maps)
+        return (plan.grid, plan.block, plan.shared_bytes, params, plan.device,
+                (keep, tensor_maps))
 
-    def __call__(self, stream: Optional[int] = None, **args) -> None:
+    def __call__(self, /, **args) -> None:
+        """Launches with the arguments named as in the ABI. A keyword
+        `stream` that is no ABI argument is the stream (see launch)."""
+        stream = None
+        if "stream" in args and not self._stream_is_abi:
+            stream = args.pop("stream")
+        self.launch(args, stream=stream)
+
+    def launch(self, args: Mapping[str, object], stream=None) -> None:
+        """Launches with `args` (ABI name -> tensor or number) on `stream`:
+        None (torch's current stream), a torch.cuda.Stream (or any object
+        with `cuda_stream`) or an integer CUstream handle."""
+        if not isinstance(args, Mapping):
+            raise abi.LaunchError(f"launch takes the arguments as a mapping "
+                                  f"(ABI name -> value), got {type(args).__name__}")
+        args = dict(args)
         key = self._call_key(args)
-        if self._last is not None and self._last[0] == key:
-            grid, block, shared, params, _ = self._last[1]
+        if key is not None and self._last is not None and self._last[0] == key:
+            prepared = self._last[1]
         else:
             self._last = None
             prepared = self._prepare(args)
-            self._last = (key, prepared)
-            grid, block, shared, params, _ = prepared
+            if key is not None:
+                self._last = (key, prepared)
+        grid, block, shared, params, device, _ = prepared
+        handle, stream_device = _stream_handle(stream)
         fn = self._function()
-        if stream is None:
+        for what, index in (("the tensors are", device), ("the stream is", stream_device)):
+            if index is not None and index != (current := driver.current_device()):
+                raise abi.LaunchError(
+                    f"{self.name}: {what} on cuda:{index}, but the current device "
+                    f"is cuda:{current} (use `with torch.cuda.device({index}):`)")
+        if handle is None:
             import torch  # the launcher's only use of torch: its stream
-            stream = torch.cuda.current_stream().cuda_stream
+            handle = torch.cuda.current_stream().cuda_stream
         if 0 in grid:
             return  # an empty problem: nothing to launch
-        driver.launch(fn, grid, block, shared, stream, params,
+        driver.launch(fn, grid, block, shared, handle, params,
                       f"{self.manifest.entry} of {self.name}, grid "
                       f"{list(grid)}, block {list(block)}")
 
 
-def load(bundle_dir: str) -> Kernel:
+def _stream_handle(stream):
+    """(CUstream handle or None for torch's current stream, the stream's
+    device index or None)."""
+    if stream is None:
+        return None, None
+    if isinstance(stream, bool):
+        raise abi.LaunchError(f"stream: expected a torch.cuda.Stream or an integer "
+                              f"CUstream handle, got {stream!r}")
+    device = None
+    if not isinstance(stream, int):
+        try:
+            handle = stream.cuda_stream
+            device = getattr(getattr(stream, "device", None), "index", None)
+        except Exception:
+            raise abi.LaunchError(f"stream: expected a torch.cuda.Stream or an "
+                                  f"integer CUstream handle, got "
+                                  f"{type(stream).__name__}") from None
+        stream = handle
+    if isinstance(stream, bool) or not isinstance(stream, int) or not 0 <= stream < 2**64:
+        raise abi.LaunchError(f"stream: expected a torch.cuda.Stream or an integer "
+                              f"CUstream handle, got {stream!r}"[:200])
+    if isinstance(device, bool) or not isinstance(device, int):
+        device = None
+    return stream, device
+
+
+def load(bundle_dir) -> Kernel:
+    """The bundle in folder `bundle_dir` (BundleError if it is not one)."""
     return Kernel(bundle_dir)

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 
 using namespace tilebundle;
@@ -156,6 +157,26 @@ TEST(Launch, IntegerScalars) {
   b.scalars["n"] = ScalarBinding::ofInt(int64_t(1) << 31);
   EXPECT_FALSE(planLaunch(m, b, nullptr, plan, error));
   EXPECT_EQ(error, "argument 'n' is i32, got 2147483648");
+}
+
+TEST(Launch, FloatScalars) {
+  // Issue 26: an f32 scalar of 1e39 was packed as inf.
+  LaunchBinding b = binding(64, 32, 64);
+  LaunchPlan plan;
+  std::string error;
+  for (double ok :
+       {3.4028234663852886e38, 0x1.fffffefffffffp+127, -1e38, 0.5}) {
+    b.scalars["scale"] = ScalarBinding::ofReal(ok);
+    EXPECT_TRUE(planLaunch(gemm(), b, nullptr, plan, error)) << ok << error;
+  }
+  for (double bad : {1e39, -1e39, 0x1.ffffffp+127, HUGE_VAL, std::nan("")}) {
+    b.scalars["scale"] = ScalarBinding::ofReal(bad);
+    EXPECT_FALSE(planLaunch(gemm(), b, nullptr, plan, error)) << bad;
+    EXPECT_NE(error.find("argument 'scale' is f32, got "), std::string::npos)
+        << error;
+  }
+  b.scalars["scale"] = ScalarBinding::ofInt(INT64_MAX); // 9.2e18: fine
+  EXPECT_TRUE(planLaunch(gemm(), b, nullptr, plan, error)) << error;
 }
 
 TEST(Launch, GridOverflowAndZero) {
