@@ -293,8 +293,8 @@ def format_param(name: str, value) -> str:
     return f"{name}={text}"
 
 
-def _check_options(options: Sequence[str]) -> List[str]:
-    if isinstance(options, str):
+def _check_options(options: Iterable[str]) -> List[str]:
+    if isinstance(options, (str, bytes)):
         raise CompileError("options must be a list of tile-compile flags, "
                            f"e.g. ['--stages=2'], not the string {options!r}")
     out = []
@@ -346,7 +346,7 @@ def _remove_stale_temps(folder: str, older_than_s: float = 24 * 3600) -> None:
 def _normalize(source, params, num_warps, chip, options, tile_compile):
     """Checks compile()'s arguments; finds the compiler and the chip."""
     params = dict(params or {})
-    options = _check_options(list(options))
+    options = _check_options(options)
     if num_warps is not None and (isinstance(num_warps, bool) or not isinstance(num_warps, int)
                                   or not 1 <= num_warps <= 32):
         raise CompileError(f"num_warps must be an integer in [1, 32], got {num_warps!r}")
@@ -458,9 +458,16 @@ def compile_bundle(source: str, params: Optional[Mapping[str, object]] = None,
                 os.rename(out, final)
             except OSError:
                 # Another process renamed its bundle there first (a folder
-                # is renamed whole): use that one.
+                # is renamed whole): use that one. A folder there without a
+                # manifest is damage (the cache only ever renames whole
+                # bundles in): moved aside and replaced.
                 if not os.path.isfile(os.path.join(final, "manifest.json")):
-                    raise
+                    os.rename(final, os.path.join(tmp, "damaged"))
+                    try:
+                        os.rename(out, final)
+                    except OSError:
+                        if not os.path.isfile(os.path.join(final, "manifest.json")):
+                            raise
             return final
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
