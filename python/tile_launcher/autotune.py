@@ -40,7 +40,7 @@ from . import compiler
 from .abi import LaunchError, largest_alignment, view_of
 from .driver import CudaError
 from .launch import Kernel
-from .manifest import BundleError, Manifest
+from .manifest import BundleError, Manifest, load_manifest
 
 VERBOSE_ENV = "TILE_LAUNCHER_AUTOTUNE_VERBOSE"
 FORMAT = "tile-autotune-1"
@@ -277,7 +277,10 @@ class Autotuner:
         first = self.candidates[0]
         if first.kernel is not None:
             return first.kernel.manifest.kernel
-        return "kernel"
+        try:
+            return load_manifest(os.fspath(first.spec)).kernel
+        except (BundleError, OSError):
+            return first.label
 
     # ---- what a call is keyed by
 
@@ -307,6 +310,16 @@ class Autotuner:
             return self._verbose
         return any(os.environ.get(v, "") not in ("", "0")
                    for v in (VERBOSE_ENV, compiler.VERBOSE_ENV))
+
+    @staticmethod
+    def describe(key: str) -> str:
+        """A shape key as 'Q f16[2, 4, 256, 64] a16, ...' (other keys as
+        they are)."""
+        try:
+            value = json.loads(key)
+            return ", ".join(f"{n} {dt}{list(sizes)} a{align}" for n, sizes, dt, align in value)
+        except (ValueError, TypeError):
+            return key
 
     def _log(self, message: str) -> None:
         if self.verbose:
@@ -374,7 +387,7 @@ class Autotuner:
             if chosen is None and self.cache:
                 chosen = self._lookup_disk(key)
                 if chosen is not None:
-                    self._log(f"{key}: {chosen.label} (from {self.cache_file()})")
+                    self._log(f"{self.describe(key)}: {chosen.label} (from {self.cache_file()})")
             if chosen is None:
                 chosen = self._tune(key, args)
             self._best[key] = chosen
@@ -398,7 +411,7 @@ class Autotuner:
         timings: Dict[str, object] = {}
         best: Optional[_Candidate] = None
         best_ms = float("inf")
-        self._log(f"tuning {key} over {len(self.candidates)} candidates")
+        self._log(f"tuning {self.describe(key)} over {len(self.candidates)} candidates")
         for c in self.candidates:
             try:
                 kernel = c.load()
@@ -430,13 +443,13 @@ class Autotuner:
         if best is None:
             reasons = "\n".join(f"  {label}: {why}" for label, why in timings.items())
             raise LaunchError(f"autotune {self.name}: no candidate runs this call "
-                              f"({key}):\n{reasons}")
+                              f"({self.describe(key)}):\n{reasons}")
         entry = {"best": best.ident, "best_label": best.label, "ms": best_ms,
                  "timings": timings,
                  "when": datetime.datetime.now(datetime.timezone.utc).isoformat(
                      timespec="seconds")}
         self.results[key] = entry
-        self._log(f"best for {key}: {best.label} ({best_ms:.4f} ms)")
+        self._log(f"best for {self.describe(key)}: {best.label} ({best_ms:.4f} ms)")
         if self.cache:
             self._store_disk(key, entry)
         return best
