@@ -132,6 +132,11 @@ def register_op(name: str, kernel, outputs: Union[Sequence[str], Mapping[str, Ou
         if n not in arg_names or n in tensors:
             raise LaunchError(f"register_op: default for '{n}', which is not a scalar "
                               "argument of the op")
+    first_default = next((i for i, n in enumerate(arg_names) if n in defaults), len(arg_names))
+    for n in arg_names[first_default:]:
+        if n not in defaults:
+            raise LaunchError(f"register_op: '{n}' comes after an argument with a "
+                              f"default ({arg_names[first_default]}) and needs one too")
     abi_dtypes = {e.name: e.dtype for e in manifest.abi if e.kind == "view"}
     out_names = list(outputs)
 
