@@ -230,9 +230,17 @@ class GpuOpTest(unittest.TestCase):
         torch.cuda.synchronize()
         self.check(out)
         entry = tuner.results[tuner.key_of(args)]
-        self.assertEqual(sorted(entry["timings"]), sorted(names))
-        self.assertTrue(all(isinstance(t, float) and t > 0 for t in entry["timings"].values()))
-        self.assertEqual(entry["best_label"], min(entry["timings"], key=entry["timings"].get))
+        timings = entry["timings"]
+        self.assertEqual(sorted(timings), sorted(names))
+        # The spills fixture names a cubin it lacks: skipped as not loaded
+        # (by a launcher that refuses such bundles) or timed.
+        self.assertTrue(isinstance(timings[names[2]], float)
+                        or timings[names[2]].startswith("not loaded"))
+        timed = {n: t for n, t in timings.items() if isinstance(t, float)}
+        self.assertTrue(all(t > 0 for t in timed.values()))
+        self.assertIn(names[0], timed)
+        self.assertIn(names[1], timed)
+        self.assertEqual(entry["best_label"], min(timed, key=timed.get))
         again = tl.autotune(cands, cache_dir=self.dir,
                             timer=lambda *a: self.fail("timed again"))
         self.assertEqual(again.best(**args).name, entry["best_label"])
@@ -240,6 +248,24 @@ class GpuOpTest(unittest.TestCase):
         op = self.register(tuner)
         f = torch.compile(lambda q: op(q, self.k, self.v, self.scale, 0)[0], fullgraph=True)
         self.check(f(self.q))
+        # A fresh autotuner under CUDA graphs (reduce-overhead): it tunes in
+        # the eager warm-up run, before any capture.
+        fresh = tl.autotune(cands[:2], warmup=2, rep=5, cache=False)
+        op = self.register(fresh)
+        g = torch.compile(lambda q: op(q, self.k, self.v, self.scale, 0)[0] * 1,
+                          mode="reduce-overhead", fullgraph=True)
+        for _ in range(3):
+            self.check(g(self.q))
+        self.assertEqual(len(fresh.results), 1)
+        # Tuning a new key inside a capture is refused with a clear error.
+        fresh2 = tl.autotune(cands[:2], warmup=2, rep=5, cache=False)
+        out2 = torch.empty_like(self.q)
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with self.assertRaises(RuntimeError) as ctx:
+            with torch.cuda.graph(graph):
+                fresh2(**dict(args, Out=out2))
+        self.assertIn("before capturing", str(ctx.exception))
 
 
 if __name__ == "__main__":

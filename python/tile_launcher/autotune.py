@@ -416,7 +416,8 @@ class Autotuner:
             try:
                 kernel = c.load()
             except (compiler.CompileError, BundleError, OSError) as e:
-                timings[c.label] = f"not compiled: {e}"
+                what = "not compiled" if isinstance(e, compiler.CompileError) else "not loaded"
+                timings[c.label] = f"{what}: {e}"
                 self._log(f"  {c.label}: {timings[c.label]}")
                 continue
             try:
