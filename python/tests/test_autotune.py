@@ -273,6 +273,21 @@ class AutotuneTest(unittest.TestCase):
         self.assertEqual(seen, [5, 5, 5])
         self.assertEqual(args["Out"].value, 5)
 
+    def test_reset_to_zero_and_configs(self):
+        zeroed = []
+
+        class Zeroable(FakeTensor):
+            def zero_(self):
+                zeroed.append(1)
+        args = attention_args()
+        args["Lse"] = Zeroable([2, 4, 256], "torch.float32", address=0x500000)
+        t = tl.autotune(configs=self.bundles, reset_to_zero=["Lse"], cache_dir=self.cache,
+                        device="test-gpu", timer=FakeTimer(self.launches, self.times))
+        t(**args)
+        self.assertEqual(len(zeroed), 3)  # once in each timed call
+        with self.assertRaises(ValueError):
+            tl.autotune(self.bundles, configs=self.bundles)
+
     def test_candidates_as_kernels_and_labels(self):
         k = tl.load(self.bundles[1])
         t = tl.autotune([k, self.bundles[0], self.bundles[0]], cache_dir=self.cache,

@@ -34,7 +34,7 @@ import re
 import sys
 import tempfile
 import threading
-from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Callable, Dict, Iterable, Mapping, Optional, Sequence, Union
 
 from . import compiler
 from .abi import LaunchError, largest_alignment, view_of
@@ -242,7 +242,8 @@ class Autotuner:
                  key: Union[None, Sequence[str], Callable[[Mapping[str, object]], object]] = None,
                  warmup: float = 25, rep: float = 100, chip: Optional[str] = "auto",
                  options: Iterable[str] = (), timer: Optional[Timer] = None,
-                 restore: Iterable[str] = (), name: Optional[str] = None,
+                 restore: Iterable[str] = (), reset_to_zero: Iterable[str] = (),
+                 name: Optional[str] = None,
                  cache: bool = True, cache_dir: Optional[str] = None,
                  device: Optional[str] = None, verbose: Optional[bool] = None,
                  compile_kwargs: Optional[Mapping[str, object]] = None):
@@ -262,6 +263,7 @@ class Autotuner:
         self.warmup, self.rep = warmup, rep
         self.timer = timer
         self.restore = list(restore)
+        self.reset_to_zero = list(reset_to_zero)
         self.cache = cache
         self.device = device
         self._verbose = verbose
@@ -408,6 +410,10 @@ class Autotuner:
                 raise LaunchError(f"autotune: restore names '{n}', which is not an "
                                   "argument of this call")
             saved[n] = args[n].clone()
+        for n in self.reset_to_zero:
+            if n not in args:
+                raise LaunchError(f"autotune: reset_to_zero names '{n}', which is not "
+                                  "an argument of this call")
         timings: Dict[str, object] = {}
         best: Optional[_Candidate] = None
         best_ms = float("inf")
@@ -426,8 +432,12 @@ class Autotuner:
                 timings[c.label] = f"does not fit: {e}"
                 self._log(f"  {c.label}: {timings[c.label]}")
                 continue
+            def run(kernel=kernel):
+                for n in self.reset_to_zero:  # as Triton's: inside the timed call
+                    args[n].zero_()
+                kernel(**args)
             try:
-                ms = float(timer(lambda: kernel(**args), self.warmup, self.rep))
+                ms = float(timer(run, self.warmup, self.rep))
             except (LaunchError, BundleError, CudaError) as e:
                 if isinstance(e, CudaError) and e.code in _STICKY:
                     raise
@@ -477,8 +487,13 @@ class Autotuner:
         raise BundleError(f"autotune {self.name}: no candidate loads:\n" + "\n".join(errors))
 
 
-def autotune(candidates, key=None, warmup: float = 25, rep: float = 100,
-             **kwargs) -> Autotuner:
-    """An Autotuner over `candidates`: bundle folders, Kernels, dicts of
-    parameters or Configs (compiled from `source=`)."""
-    return Autotuner(candidates, key=key, warmup=warmup, rep=rep, **kwargs)
+def autotune(candidates=None, key=None, warmup: float = 25, rep: float = 100, *,
+             configs=None, **kwargs) -> Autotuner:
+    """An Autotuner over `candidates` (or Triton's spelling, `configs=`):
+    bundle folders, Kernels, dicts of parameters or Configs (compiled from
+    `source=`)."""
+    if configs is not None:
+        if candidates is not None:
+            raise ValueError("autotune: give candidates or configs, not both")
+        candidates = configs
+    return Autotuner(candidates or [], key=key, warmup=warmup, rep=rep, **kwargs)
