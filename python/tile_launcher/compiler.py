@@ -450,10 +450,14 @@ def compile_bundle(source: str, params: Optional[Mapping[str, object]] = None,
                 json.dump({"source": os.path.abspath(source), "params": params,
                            "num_warps": num_warps, "chip": chip, "options": options,
                            "compiler": version, "ptxas": ptxas, "key": key,
-                           "command": command}, f, indent=1, sort_keys=True)
+                           "command": command, "log": stderr}, f, indent=1,
+                          sort_keys=True)
                 f.write("\n")
-            if force:
-                shutil.rmtree(final, ignore_errors=True)
+            if force:  # the old bundle aside (whole), removed with tmp
+                try:
+                    os.rename(final, os.path.join(tmp, "old"))
+                except OSError:
+                    pass
             try:
                 os.rename(out, final)
             except OSError:
