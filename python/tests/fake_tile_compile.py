@@ -7,7 +7,8 @@ writes the runner's fixture bundle (test/Runner/Inputs/bundles/
 fmha-d64-causal-lse-w4) to `-o`, its params replaced by --params and its
 target by --chip. A source containing FAIL fails with a located error, as
 tile-compile reports one; $FAKE_TILE_COMPILE_SLEEP seconds of sleep let
-two compilations overlap.
+two compilations overlap; $FAKE_TILE_COMPILE_WINNER names a folder where a
+bundle appears meanwhile (another process that won the race).
 """
 
 import json
@@ -53,6 +54,14 @@ def main(argv):
     manifest["target"] = chip
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f)
+    # Another process that finishes first: its bundle is renamed to the
+    # final place while this one compiles.
+    winner = os.environ.get("FAKE_TILE_COMPILE_WINNER")
+    if winner:
+        shutil.copytree(out, winner + ".w")
+        with open(os.path.join(winner + ".w", "winner"), "w") as f:
+            f.write("1")
+        os.rename(winner + ".w", winner)
     return 0
 
 
