@@ -368,6 +368,27 @@ class AutotuneCompiledTest(unittest.TestCase):
         self.assertEqual(self.launches[-1].manifest.params["TILE_N"], 64)
         self.assertEqual(len(self.compilations()), 3)
 
+    def test_carried_cache_without_a_compiler(self):
+        # Tuned where tile-compile is (the choice and the bundles in the
+        # cache) ...
+        self.tuner(FakeTimer(self.launches, {32: 0.3, 64: 0.1, 128: 0.2}))(**attention_args())
+        compiler._kernels.clear()
+
+        def no_timing(fn, warmup, rep):
+            raise AssertionError("timed although the choice is on disk")
+        # ... and used where it is not (the GPU machine): same choice.
+        with mock.patch.dict(os.environ, {"PATH": self.dir}), \
+                mock.patch.object(compiler, "_repo_build_bin",
+                                  lambda: os.path.join(self.dir, "nope", "tile-compile")):
+            t = tl.autotune([tl.Config({"TILE_N": 32}, num_warps=4),
+                             tl.Config({"TILE_N": 64}, num_warps=8, options=["--stages=2"]),
+                             {"TILE_N": 128}],
+                            source=self.source, chip="sm_80", device="test-gpu",
+                            timer=no_timing)
+            t(**attention_args())
+        self.assertEqual(self.launches[-1].manifest.params["TILE_N"], 64)
+        self.assertEqual(len(self.compilations()), 3)
+
     def test_a_candidate_that_does_not_compile_is_skipped(self):
         t = tl.autotune([{"TILE_N": 64}, {"TILE_N": 128}], source=self.source, chip="sm_80",
                         device="test-gpu", compile_kwargs={"tile_compile": self.exe},

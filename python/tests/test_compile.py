@@ -302,6 +302,36 @@ class CompileErrorTest(FakeCompilerCase):
         with mock.patch.dict(os.environ, {"PATH": self.dir}):
             self.assertEqual(tl.load(FIXTURE).manifest.kernel, "fmha")
 
+    def test_without_a_compiler_a_carried_cache_is_used(self):
+        # Compiled here (the build machine) for an explicit chip ...
+        k = self.compile(options=["--stages=2"])
+        key = json.load(open(os.path.join(k.manifest.dir, "compile.json")))["key"]
+        compiler._kernels.clear()
+        # ... then, without tile-compile (the GPU machine), the same
+        # source at another path finds that bundle.
+        other = os.path.join(self.dir, "elsewhere", "softmax.mlir")
+        os.makedirs(os.path.dirname(other))
+        shutil.copy(self.source, other)
+        params = {"ROWS": 4, "BLOCK_N": 1024, "ONLINE": False, "DTYPE": "f16"}
+        with mock.patch.dict(os.environ, {"PATH": self.dir}), \
+                mock.patch.object(compiler, "_repo_build_bin",
+                                  lambda: os.path.join(self.dir, "nope", "tile-compile")):
+            err = []
+            with mock.patch.object(compiler, "_log", err.append):
+                k2 = tl.compile(other, params=params, num_warps=4, chip="sm_90a",
+                                options=["--stages=2"], verbose=True)
+            self.assertEqual(k2.manifest.dir, k.manifest.dir)
+            self.assertIn("no tile-compile here", err[0])
+            self.assertEqual(compiler.bundle_key(other, params, 4, "sm_90a", ["--stages=2"]),
+                             key)
+            # Other inputs: nothing to use, and the error says so.
+            with self.assertRaises(tl.CompilerNotFoundError) as ctx:
+                tl.compile(other, params=params, num_warps=8, chip="sm_90a",
+                           options=["--stages=2"])
+            self.assertIn("tile-compile was not found", str(ctx.exception))
+            self.assertIn("No bundle of", str(ctx.exception))
+        self.assertEqual(len(self.compilations()), 1)
+
     def test_argument_errors(self):
         cases = [
             (dict(options=["-o", "x"]), "the cache chooses the bundle folder"),

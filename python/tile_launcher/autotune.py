@@ -126,8 +126,11 @@ class _Candidate:
         if self._id is None:
             if isinstance(self.spec, Config):
                 source, params, warps, chip, options = self._compile_args()
+                kw = self.tuner.compile_kwargs
                 self._id = "compile:" + compiler.bundle_key(
-                    source, params, warps, chip, options, **self.tuner.compile_kwargs)
+                    source, params, warps, chip, options,
+                    tile_compile=kw.get("tile_compile"),
+                    cache_dir=kw.get("cache_dir", self.tuner.cache_dir))
             else:
                 folder = self.kernel.manifest.dir if self.kernel else os.fspath(self.spec)
                 self._id = "bundle:" + _hash_files(

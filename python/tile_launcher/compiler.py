@@ -20,6 +20,12 @@ is written into a temporary folder next to its final place and renamed
 there, so a bundle in the cache is always whole; two processes compiling
 the same key both succeed (the second rename loses and that process uses
 the winner's bundle).
+
+Without tile-compile (the GPU machine has no MLIR), compile() uses a bundle
+in the cache compiled from the same source text, params, warps, chip and
+options by any compiler at any path: compile on the build machine with an
+explicit chip, carry the cache folder, and the same compile() calls load
+those bundles on the GPU machine.
 """
 
 from __future__ import annotations
@@ -326,6 +332,48 @@ def cache_key(source_path: str, source_text: bytes, params: Mapping[str, object]
     return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
 
 
+def portable_key(source_text: bytes, params: Mapping[str, object],
+                 num_warps: Optional[int], chip: str, options: Sequence[str]) -> str:
+    """The key without the source's path and the compiler: what a machine
+    without tile-compile (the GPU machine, which has no MLIR) matches a
+    carried cache's bundles by."""
+    record = {
+        "format": KEY_FORMAT,
+        "source_sha256": hashlib.sha256(source_text).hexdigest(),
+        "params": sorted(format_param(k, v) for k, v in params.items()),
+        "num_warps": num_warps,
+        "chip": chip,
+        "options": list(options),
+    }
+    return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
+
+
+def find_prebuilt(folder: str, portable: str) -> Optional[Tuple[str, str]]:
+    """(bundle folder, its key) of the newest bundle in the cache folder
+    `folder`/bundles compiled from the inputs of `portable`, or None."""
+    best = None
+    try:
+        entries = os.listdir(os.path.join(folder, "bundles"))
+    except OSError:
+        return None
+    for e in entries:
+        if e.startswith("."):
+            continue
+        bundle = os.path.join(folder, "bundles", e)
+        try:
+            with open(os.path.join(bundle, "compile.json")) as f:
+                record = json.load(f)
+            if record.get("portable_key") != portable or \
+                    not os.path.isfile(os.path.join(bundle, "manifest.json")):
+                continue
+            when = os.stat(os.path.join(bundle, "manifest.json")).st_mtime
+        except (OSError, ValueError, AttributeError):
+            continue
+        if best is None or when > best[0]:
+            best = (when, bundle, str(record.get("key", "")))
+    return (best[1], best[2]) if best else None
+
+
 def _remove_stale_temps(folder: str, older_than_s: float = 24 * 3600) -> None:
     """Temporary folders left by killed compilations."""
     try:
@@ -344,7 +392,8 @@ def _remove_stale_temps(folder: str, older_than_s: float = 24 * 3600) -> None:
 
 
 def _normalize(source, params, num_warps, chip, options, tile_compile):
-    """Checks compile()'s arguments; finds the compiler and the chip."""
+    """Checks compile()'s arguments; finds the compiler (None, with the
+    reason, where there is none) and the chip."""
     params = dict(params or {})
     options = _check_options(options)
     if num_warps is not None and (isinstance(num_warps, bool) or not isinstance(num_warps, int)
@@ -352,23 +401,49 @@ def _normalize(source, params, num_warps, chip, options, tile_compile):
         raise CompileError(f"num_warps must be an integer in [1, 32], got {num_warps!r}")
     for k, v in params.items():
         format_param(k, v)
-    exe = find_tile_compile(tile_compile)
+    try:
+        exe, missing = find_tile_compile(tile_compile), None
+    except CompilerNotFoundError as e:
+        exe, missing = None, e
     chip = resolve_chip(chip)
-    return params, options, exe, chip, compiler_version(exe), _ptxas_identity(options)
+    if exe is None:
+        return params, options, None, chip, None, None, missing
+    return params, options, exe, chip, compiler_version(exe), _ptxas_identity(options), None
+
+
+def _read_source(source: str) -> bytes:
+    try:
+        with open(source, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise CompileError(f"cannot read the kernel source '{source}': {e}") from None
+
+
+def _prebuilt_or_raise(folder: str, source: str, text: bytes, params, num_warps, chip,
+                       options, missing: CompilerNotFoundError) -> Tuple[str, str]:
+    found = find_prebuilt(folder, portable_key(text, params, num_warps, chip, options))
+    if found is None:
+        raise CompilerNotFoundError(
+            f"{missing}\nNo bundle of {source} with these params and options for "
+            f"{chip} is in the cache {folder} either (one compiled elsewhere is "
+            "used when its cache folder is carried here).")
+    return found
 
 
 def bundle_key(source: str, params: Optional[Mapping[str, object]] = None,
                num_warps: Optional[int] = None, chip: Optional[str] = "auto",
-               options: Iterable[str] = (), *, tile_compile: Optional[str] = None) -> str:
-    """The cache key compile() would use, without compiling."""
-    params, options, exe, chip, version, ptxas = _normalize(
+               options: Iterable[str] = (), *, tile_compile: Optional[str] = None,
+               cache_dir: Optional[str] = None) -> str:
+    """The cache key compile() would use, without compiling (without
+    tile-compile: the key of the cached bundle compile() would use)."""
+    params, options, exe, chip, version, ptxas, missing = _normalize(
         source, params, num_warps, chip, options, tile_compile)
-    try:
-        with open(source, "rb") as f:
-            text = f.read()
-    except OSError as e:
-        raise CompileError(f"cannot read the kernel source '{source}': {e}") from None
-    return cache_key(os.fspath(source), text, params, num_warps, chip, options, version, ptxas)
+    source = os.fspath(source)
+    text = _read_source(source)
+    if exe is None:
+        return _prebuilt_or_raise(cache_dir or default_cache_dir(), source, text, params,
+                                  num_warps, chip, options, missing)[1]
+    return cache_key(source, text, params, num_warps, chip, options, version, ptxas)
 
 
 _kernels: Dict[str, Kernel] = {}
@@ -382,18 +457,23 @@ def compile_bundle(source: str, params: Optional[Mapping[str, object]] = None,
     """Compiles `source` (a kernel .mlir) and returns the bundle folder in
     the cache; a hit runs nothing but `tile-compile --version` (once per
     process and binary)."""
-    params, options, exe, chip, version, ptxas = _normalize(
+    params, options, exe, chip, version, ptxas, missing = _normalize(
         source, params, num_warps, chip, options, tile_compile)
     source = os.fspath(source)
-    folder = os.path.join(cache_dir or default_cache_dir(), "bundles")
+    root = cache_dir or default_cache_dir()
+    folder = os.path.join(root, "bundles")
     stem = re.sub(r"[^A-Za-z0-9_-]", "_", os.path.splitext(os.path.basename(source))[0])[:40]
     loud = _verbose(verbose)
+    if exe is None:
+        # No compiler here (the GPU machine has no MLIR): a bundle compiled
+        # from the same inputs elsewhere, its cache folder carried here.
+        bundle = _prebuilt_or_raise(root, source, _read_source(source), params, num_warps,
+                                    chip, options, missing)[0]
+        if loud:
+            _log(f"no tile-compile here: using the cached {bundle}")
+        return bundle
     for _attempt in range(3):
-        try:
-            with open(source, "rb") as f:
-                text = f.read()
-        except OSError as e:
-            raise CompileError(f"cannot read the kernel source '{source}': {e}") from None
+        text = _read_source(source)
         key = cache_key(source, text, params, num_warps, chip, options, version, ptxas)
         final = os.path.join(folder, f"{stem}-{key[:32]}")
         if not force and os.path.isfile(os.path.join(final, "manifest.json")):
@@ -443,13 +523,14 @@ def compile_bundle(source: str, params: Optional[Mapping[str, object]] = None,
             except BundleError as e:
                 raise CompileError(f"tile-compile wrote an unusable bundle for "
                                    f"{source}: {e}", stderr, command) from None
-            with open(source, "rb") as f:
-                if f.read() != text:
-                    continue  # the source changed while compiling: again
+            if _read_source(source) != text:
+                continue  # the source changed while compiling: again
             with open(os.path.join(out, "compile.json"), "w") as f:
                 json.dump({"source": os.path.abspath(source), "params": params,
                            "num_warps": num_warps, "chip": chip, "options": options,
                            "compiler": version, "ptxas": ptxas, "key": key,
+                           "portable_key": portable_key(text, params, num_warps, chip,
+                                                        options),
                            "command": command, "log": stderr}, f, indent=1,
                           sort_keys=True)
                 f.write("\n")
