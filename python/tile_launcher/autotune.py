@@ -404,7 +404,7 @@ class Autotuner:
         if torch is not None and torch.cuda.is_available() \
                 and torch.cuda.is_current_stream_capturing():
             raise RuntimeError(
-                f"autotune {self.name}: the key {key} has not been tuned yet and a "
+                f"autotune {self.name}: {self.describe(key)} has not been tuned yet and a "
                 "CUDA graph is being captured; call it once with these shapes "
                 "before capturing")
         timer = self.timer or cuda_event_timer
