@@ -162,10 +162,11 @@ _version_memo: Dict[tuple, str] = {}
 
 
 def compiler_version(exe: str) -> str:
-    """What identifies a tile-compile build: its `--version` output (LLVM's
-    banner: 'LLVM (http://llvm.org/): LLVM version 22.1.8, Optimized
-    build.'; tile-compile adds no line of its own) and the sha256 of the
-    binary, which changes with every rebuild of the tile compiler."""
+    """What identifies a tile-compile build: its `--version` output (the
+    banner of llvm::cl, e.g. 'LLVM (http://llvm.org/): LLVM version 22.1.8
+    Optimized build.', 'Debian LLVM version ...' from a vendor's LLVM;
+    tile-compile registers no version printer of its own) and the sha256 of
+    the binary, which changes with every rebuild of the tile compiler."""
     st = os.stat(exe)
     memo = (os.path.realpath(exe), st.st_ino, st.st_size, st.st_mtime_ns)
     with _memo_lock:
