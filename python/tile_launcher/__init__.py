@@ -9,3 +9,11 @@ from .manifest import BundleError, Manifest, load_manifest
 __all__ = ["BundleError", "CudaError", "ExprError", "Kernel", "LaunchError", "analyze",
            "Manifest", "Plan", "evaluate", "largest_alignment", "load",
            "load_manifest", "view_of"]
+
+# Compiling from Python, autotuning, custom ops (torch is imported only when used).
+from .compiler import CompileError, CompilerNotFoundError, compile  # noqa: E402,A004
+from .autotune import Autotuner, Config, autotune  # noqa: E402
+from .torch_ops import register_op  # noqa: E402
+
+__all__ += ["CompileError", "CompilerNotFoundError", "compile", "Autotuner", "Config",
+            "autotune", "register_op"]
