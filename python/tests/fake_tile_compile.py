@@ -13,6 +13,7 @@ bundle appears meanwhile (another process that won the race).
 
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -54,6 +55,12 @@ def main(argv):
     manifest["target"] = chip
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f)
+    # The PTX names the same target (the launcher checks that they agree).
+    ptx = os.path.join(out, "kernel.ptx")
+    with open(ptx) as f:
+        text = f.read()
+    with open(ptx, "w") as f:
+        f.write(re.sub(r"^\.target \S+", ".target " + chip, text, flags=re.M))
     # Another process that finishes first: its bundle is renamed to the
     # final place while this one compiles.
     winner = os.environ.get("FAKE_TILE_COMPILE_WINNER")

@@ -29,6 +29,8 @@ except ImportError:  # the tests without torch still run the rest
     HAVE_TORCH = False
 HAVE_GPU = HAVE_TORCH and torch.cuda.is_available()
 
+from test_launcher import ptx_for  # noqa: E402
+
 ROOT = os.path.join(HERE, "..", "..")
 BUNDLES = os.path.join(ROOT, "test", "Runner", "Inputs", "bundles")
 _ids = itertools.count()
@@ -52,7 +54,7 @@ def softmax_bundle(folder, extra_abi=()):
     with open(os.path.join(folder, "manifest.json"), "w") as f:
         json.dump(raw, f)
     with open(os.path.join(folder, "kernel.ptx"), "w") as f:
-        f.write("// not run\n")
+        f.write(ptx_for(raw))  # a PTX whose entry matches the ABI (not run)
     return tl.load_manifest(folder)
 
 
@@ -69,7 +71,7 @@ class SignatureTest(unittest.TestCase):
         m = softmax_bundle(self.dir, [
             {"name": "n", "kind": "scalar", "dtype": "i32"},
             {"name": "X@tma0", "kind": "tensor_map", "view": "X", "dims": [1, 0],
-             "box": [64, 4], "swizzle": 128}])
+             "box": [16, 4], "swizzle": 128}])
         self.assertEqual(torch_ops.op_signature(m, ["Y"]),
                          [("X", "Tensor"), ("scale", "float"), ("n", "int")])
         self.assertEqual(torch_ops.op_signature(m, []),
