@@ -11,7 +11,9 @@ inputs of ragged shapes, with PyTorch computing the reference independently:
 - argmax_rows: argmax (first index of ties, as torch.argmax) and min per
   row;
 - varlen_copy: scalars read from memory (cu_seqlens) as loop bounds, loads
-  and stores at element offsets, a scalar atomic ticket per block.
+  and stores at element offsets, a scalar atomic ticket per block;
+- locked_counter: a spin lock between blocks (cas acquire, xchg release)
+  around a plain read-modify-write of a counter.
 
 Outputs are poisoned before each run. Then times colsum_atomic and
 permute_rows against torch (X.sum(0), X[perm]) with one timer
@@ -109,6 +111,19 @@ def varlen(k, chip, batch, n=64, rows=8):
                       torch.arange(batch, dtype=torch.int32)))
 
 
+def locked(k, chip, blocks):
+    lock = torch.zeros(1, device="cuda", dtype=torch.int32)
+    count = torch.zeros(1, device="cuda", dtype=torch.int32)
+    seen = torch.full((blocks,), -1, device="cuda", dtype=torch.int32)
+    k(Lock=lock, Count=count, Seen=seen)
+    torch.cuda.synchronize()
+    check(f"locked_counter-{chip} blocks={blocks}",
+          int(count.item()) == blocks and int(lock.item()) == 0 and
+          torch.equal(seen.sort().values.cpu(),
+                      torch.arange(blocks, dtype=torch.int32)),
+          f"count {int(count.item())}")
+
+
 def timing(bundles):
     import triton.testing as tt
     path = os.path.join(bundles, "colsum_atomic-sm_90a")
@@ -169,6 +184,9 @@ def main():
             elif name == "varlen_copy":
                 for batch in [1, 5, 37]:
                     varlen(k, chip, batch)
+            elif name == "locked_counter":
+                for blocks in [1, 7, 1000]:
+                    locked(k, chip, blocks)
     timing(bundles)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
