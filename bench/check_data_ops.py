@@ -137,8 +137,8 @@ def timing(bundles):
         peer = tt.do_bench(lambda: x.sum(0), return_mode="median")
         gb = m * n * 4 / 1e9
         print(f"time colsum {m}x{n} f32: ours {ours * 1e3:.1f} us "
-              f"({gb / ours:.0f} GB/s), torch.sum(0) {peer * 1e3:.1f} us "
-              f"({gb / peer:.0f} GB/s)")
+              f"({gb / ours * 1e3:.0f} GB/s), torch.sum(0) {peer * 1e3:.1f} us "
+              f"({gb / peer * 1e3:.0f} GB/s)")
     path = os.path.join(bundles, "permute_rows-sm_90a")
     if os.path.isdir(path):
         k = tile_launcher.load(path)
@@ -157,8 +157,8 @@ def timing(bundles):
         peer = tt.do_bench(peer_fn, return_mode="median")
         gb = m * n * 2 * 4 / 1e9  # gather: read + write; scatter: the same
         print(f"time permute_rows {m}x{n} f16 (gather + scatter): ours "
-              f"{ours * 1e3:.1f} us ({gb / ours:.0f} GB/s), torch "
-              f"{peer * 1e3:.1f} us ({gb / peer:.0f} GB/s)")
+              f"{ours * 1e3:.1f} us ({gb / ours * 1e3:.0f} GB/s), torch "
+              f"{peer * 1e3:.1f} us ({gb / peer * 1e3:.0f} GB/s)")
 
 
 def main():
