@@ -174,7 +174,11 @@ TEST(Launch, FloatScalars) {
     EXPECT_FALSE(planLaunch(gemm(), b, nullptr, plan, error)) << bad;
     EXPECT_NE(error.find("argument 'scale' is f32, got "), std::string::npos)
         << error;
+    EXPECT_NE(error.find(": not a finite f32"), std::string::npos) << error;
   }
+  b.scalars["scale"] = ScalarBinding::ofReal(1e39);
+  ASSERT_FALSE(planLaunch(gemm(), b, nullptr, plan, error));
+  EXPECT_EQ(error, "argument 'scale' is f32, got 1e+39: not a finite f32");
   b.scalars["scale"] = ScalarBinding::ofInt(INT64_MAX); // 9.2e18: fine
   EXPECT_TRUE(planLaunch(gemm(), b, nullptr, plan, error)) << error;
 }

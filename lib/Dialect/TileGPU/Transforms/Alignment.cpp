@@ -6,6 +6,7 @@
 #include "tile/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -22,8 +23,13 @@ int64_t mlir::tilegpu::knownDivisor(Value v) {
     return c == 0 ? kZero : clamp(c & -c);
   }
   Operation *def = v.getDefiningOp();
-  if (!def)
+  if (!def) {
+    // An scf.for induction variable runs lb, lb + step, ...
+    if (auto forOp = scf::getForInductionVarOwner(v))
+      return std::min(knownDivisor(forOp.getLowerBound()),
+                      knownDivisor(forOp.getStep()));
     return 1;
+  }
   if (isa<arith::MulIOp>(def))
     return clamp(knownDivisor(def->getOperand(0)) *
                  knownDivisor(def->getOperand(1)));

@@ -133,8 +133,8 @@ func.func @reduce_dynamic(%x: tensor<?x8xf32>) {
 // -----
 
 func.func @reduce_kind_syntax(%x: tensor<4x8xf32>) {
-  // expected-error @+2 {{expected ::mlir::tile::ReduceKind to be one of: max, sum}}
+  // expected-error @+2 {{expected ::mlir::tile::ReduceKind to be one of: max, sum, min, argmax, argmin}}
   // expected-error @+1 {{failed to parse Tile_ReduceKindAttr parameter 'value'}}
-  %0 = tile.reduce %x min axis 0 : tensor<4x8xf32> -> tensor<8xf32>
+  %0 = tile.reduce %x prod axis 0 : tensor<4x8xf32> -> tensor<8xf32>
   return
 }

@@ -38,7 +38,8 @@ func.func @gemm_computed_b(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>,
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %zero = tile.full 0.0 shape [64, 64] : tensor<64x64xf32>
-  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%c = %zero) -> (tensor<64x64xf32>) : i32 {
+  %c32 = arith.constant 32 : i32
+  %acc = scf.for %k = %c0 to %n step %c32 iter_args(%c = %zero) -> (tensor<64x64xf32>) : i32 {
     %a = tilegpu.load %A[%c0, %k] dims [0, 1] : !tile.view<?x?xf16> -> tensor<64x32xf16>
     %b = tilegpu.load %B[%k, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<32x64xf16>
     %bf = tile.astype %b : tensor<32x64xf16> -> tensor<32x64xf32>

@@ -17,7 +17,8 @@ namespace mlir {
 namespace tilegpu {
 
 /// The largest power of two `v` is known to be a multiple of (from
-/// constants, products, sums and shifts; 2^30 for zero), at least 1.
+/// constants, products, sums, shifts and scf.for induction variables;
+/// 2^30 for zero), at least 1.
 int64_t knownDivisor(Value v);
 
 /// The alignment in bytes the kernel assumes for `view`: its argument's
