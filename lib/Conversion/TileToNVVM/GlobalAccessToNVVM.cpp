@@ -385,6 +385,29 @@ Value indexedCoords(OpBuilder &b, Location loc, const ViewDescriptor &view,
   return ok;
 }
 
+/// The registers of a gather's or scatter's index tiles and mask, which
+/// share the data tile's layout.
+struct IndexRegisters {
+  SmallVector<SmallVector<Value>> indices;
+  SmallVector<Value> mask;
+
+  IndexRegisters(OpBuilder &b, Location loc, ValueRange indexTiles,
+                 Value maskTile) {
+    for (Value index : indexTiles)
+      indices.push_back(unpackVector(b, loc, index));
+    if (maskTile)
+      mask = unpackVector(b, loc, maskTile);
+  }
+
+  /// Whether element `reg` is inside the view and not masked off; its
+  /// coordinates in `coords`.
+  Value inside(OpBuilder &b, Location loc, const ViewDescriptor &view,
+               int64_t reg, SmallVector<Value> &coords) const {
+    Value ok = indexedCoords(b, loc, view, indices, reg, coords);
+    return mask.empty() ? ok : arith::AndIOp::create(b, loc, ok, mask[reg]);
+  }
+};
+
 struct ReadLowering : OpConversionPattern<tile::ReadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -424,17 +447,11 @@ struct GatherLowering : OpConversionPattern<tile::GatherOp> {
         paddingConstant(rewriter, loc, op, op.getPadding(), elementType);
     if (failed(pad))
       return failure();
-    SmallVector<SmallVector<Value>> indices;
-    for (Value index : adaptor.getIndices())
-      indices.push_back(unpackVector(rewriter, loc, index));
-    SmallVector<Value> mask;
-    if (adaptor.getMask())
-      mask = unpackVector(rewriter, loc, adaptor.getMask());
+    IndexRegisters index(rewriter, loc, adaptor.getIndices(),
+                         adaptor.getMask());
     SmallVector<Value> elements, coords;
     for (int64_t reg = 0; reg < layout.getNumRegs(); ++reg) {
-      Value inside = indexedCoords(rewriter, loc, view, indices, reg, coords);
-      if (!mask.empty())
-        inside = arith::AndIOp::create(rewriter, loc, inside, mask[reg]);
+      Value inside = index.inside(rewriter, loc, view, reg, coords);
       Value addr = LLVM::SelectOp::create(
           rewriter, loc, inside,
           viewElementAddress(rewriter, loc, view, coords, elementType),
@@ -464,17 +481,11 @@ struct ScatterLowering : OpConversionPattern<tile::ScatterOp> {
                                 warpId(rewriter, loc));
     Type elementType = type.getElementType();
     SmallVector<Value> values = unpackVector(rewriter, loc, adaptor.getValue());
-    SmallVector<SmallVector<Value>> indices;
-    for (Value index : adaptor.getIndices())
-      indices.push_back(unpackVector(rewriter, loc, index));
-    SmallVector<Value> mask;
-    if (adaptor.getMask())
-      mask = unpackVector(rewriter, loc, adaptor.getMask());
+    IndexRegisters index(rewriter, loc, adaptor.getIndices(),
+                         adaptor.getMask());
     SmallVector<Value> coords;
     for (int64_t reg = 0; reg < layout.getNumRegs(); ++reg) {
-      Value inside = indexedCoords(rewriter, loc, view, indices, reg, coords);
-      if (!mask.empty())
-        inside = arith::AndIOp::create(rewriter, loc, inside, mask[reg]);
+      Value inside = index.inside(rewriter, loc, view, reg, coords);
       if (owner)
         inside = arith::AndIOp::create(rewriter, loc, inside, owner);
       auto ifOp = scf::IfOp::create(rewriter, loc, inside, /*else=*/false);
