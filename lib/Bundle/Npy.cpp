@@ -306,9 +306,10 @@ bool writeFileBytes(const std::string &path, const std::string &bytes,
     error = "cannot write '" + path + "'";
     return false;
   }
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  // The data reach the file at the flush: a full disk fails there.
+  // The data reach the file at a large write or at the flush: a full disk
+  // fails at either.
   errno = 0;
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.flush();
   out.close();
   if (out.fail()) {

@@ -215,10 +215,10 @@ TEST(Manifest, JsonErrors) {
   // Deep nesting is not a crash.
   std::string deep(100000, '[');
   EXPECT_FALSE(parseManifest(deep, "m.json", m, error));
-  // Nor closed deep nesting (70,000 levels, a segfault): refused before
+  // Nor closed deep nesting (100,000 levels, a segfault): refused before
   // the parser runs, at the bracket past the limit.
-  std::string closed = "{\"format\":\n" + std::string(70000, '[') +
-                       std::string(70000, ']') + "}";
+  std::string closed = "{\"format\":\n" + std::string(100000, '[') +
+                       std::string(100000, ']') + "}";
   EXPECT_FALSE(parseManifest(closed, "m.json", m, error));
   EXPECT_EQ(error, "m.json: line 2, column 64: nested deeper than 64 levels");
   // Brackets in strings do not count; 64 levels are allowed.

@@ -33,8 +33,8 @@ def with_files(files):
     return m
 
 
-# 70,000 levels of arrays (200 kB): was a stack overflow.
-deep = '{"format": ' + "[" * 70000 + "]" * 70000 + "}"
+# 100,000 levels of arrays (200 kB): was a stack overflow.
+deep = '{"format": ' + "[" * 100000 + "]" * 100000 + "}"
 with open(os.path.join(out, "deep.json"), "w") as f:
     f.write(deep)
 bundle("deep", text=deep)
