@@ -443,6 +443,10 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
     llvm::errs() << "tile-compile: " << readError << "\n";
     return failure();
   }
+  if (!tile::checkSourceNesting(*input, readError)) {
+    llvm::errs() << readError << "\n";
+    return failure();
+  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
+#include "tile/Dialect/Tile/IR/KernelChecks.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Support/Checked.h"
 
@@ -395,6 +396,8 @@ struct TileSpecializePass
     options.bindings.assign(bindings.begin(), bindings.end());
     options.numWarps = numWarps;
     options.occupancy = occupancy;
+    if (failed(checkTileOpsInFunctions(getOperation())))
+      return signalPassFailure();
     bool any = false;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(TileDialect::getKernelAttrName()))
@@ -424,5 +427,8 @@ LogicalResult mlir::tile::specializeKernel(func::FuncOp kernel,
     return kernel.emitError() << "occupancy must be in [0, 32] (0: keep the "
                                  "kernel's hint), got "
                               << options.occupancy;
-  return Specializer(kernel).run(options);
+  if (failed(Specializer(kernel).run(options)))
+    return failure();
+  // With the parameters bound, what the lowering must never see.
+  return checkKernelBody(kernel);
 }
