@@ -111,6 +111,17 @@ func.func @cf_loop(%X: !tile.view<?xf32> {tile.name = "X"})
 
 // -----
 
+// Blocks without branches (unreachable ones) are unstructured too.
+// expected-error @+1 {{'func.func' op has a region of several blocks: a tile kernel has structured control flow only (scf.for, scf.while, scf.if)}}
+func.func @unreachable_block(%X: !tile.view<?xf32> {tile.name = "X"})
+    attributes {tile.kernel = {}} {
+  return
+^dead:
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'tile.iota' op must be inside a function (a kernel's func.func), not at module level}}
 %0 = tile.iota shape [4] dim 0 : tensor<4xi32>
 
