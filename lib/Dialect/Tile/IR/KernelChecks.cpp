@@ -4,8 +4,7 @@
 // make: integer division by a constant zero and the signed minimum divided
 // by -1 (undefined behaviour in LLVM IR, which the GPU lowering turns into a
 // kernel whose body is `ret;`), unstructured control flow (which fails
-// deep inside the lowering), and tile ops at module level (dropped by the
-// lowering). tile-specialize runs them, so every pipeline
+// deep inside the lowering). tile-specialize runs them, so every pipeline
 // (tile-O0..3, tile-source-to-ptx, tile-compile) and the CPU executor paths
 // see them before anything else.
 //
@@ -30,20 +29,12 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-LogicalResult mlir::tile::checkTileOpsInFunctions(Operation *module) {
-  WalkResult result = module->walk<WalkOrder::PreOrder>([](Operation *op) {
-    // Ops inside a function are fine, whatever they are.
-    if (isa<FunctionOpInterface>(op))
-      return WalkResult::skip();
-    if (op->getName().getDialectNamespace() ==
-        TileDialect::getDialectNamespace()) {
-      op->emitOpError() << "must be inside a function (a kernel's "
-                           "func.func), not at module level";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
+LogicalResult mlir::tile::verifyInsideFunction(Operation *op) {
+  if (op->getParentOfType<FunctionOpInterface>())
+    return success();
+  return op->emitOpError()
+         << "must be inside a function (a kernel's func.func), not at "
+            "module level";
 }
 
 namespace {

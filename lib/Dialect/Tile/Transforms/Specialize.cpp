@@ -396,8 +396,6 @@ struct TileSpecializePass
     options.bindings.assign(bindings.begin(), bindings.end());
     options.numWarps = numWarps;
     options.occupancy = occupancy;
-    if (failed(checkTileOpsInFunctions(getOperation())))
-      return signalPassFailure();
     bool any = false;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(TileDialect::getKernelAttrName()))

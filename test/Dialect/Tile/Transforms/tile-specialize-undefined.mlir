@@ -3,8 +3,7 @@
 // parameters are bound (issue 26). Integer division or remainder by a
 // constant zero, and the minimum signed integer divided by -1, compiled to
 // a kernel whose body is `ret;`; a cf loop failed deep in the lowering with
-// "reference to block defined in another region"; tile ops at module level
-// were silently dropped.
+// "reference to block defined in another region".
 //
 // RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-specialize
 // RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-O1
@@ -119,15 +118,3 @@ func.func @unreachable_block(%X: !tile.view<?xf32> {tile.name = "X"})
 ^dead:
   return
 }
-
-// -----
-
-// expected-error @+1 {{'tile.iota' op must be inside a function (a kernel's func.func), not at module level}}
-%0 = tile.iota shape [4] dim 0 : tensor<4xi32>
-
-// -----
-
-"builtin.module"() ({
-  // expected-error @+1 {{'tile.full' op must be inside a function (a kernel's func.func), not at module level}}
-  %0 = tile.full 0.0 shape [4] : tensor<4xf32>
-}) : () -> ()

@@ -2,13 +2,15 @@
 //
 // Checks of a kernel that no single op's verifier makes, run by
 // tile-specialize (the first pass of every pipeline and of the CPU executor
-// paths) once the parameters are bound.
+// paths) once the parameters are bound; and the trait that keeps every tile
+// op inside a function.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_DIALECT_TILE_IR_KERNELCHECKS_H
 #define TILE_DIALECT_TILE_IR_KERNELCHECKS_H
 
+#include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
@@ -22,9 +24,18 @@ namespace tile {
 /// (`cf` branches, regions of several blocks).
 LogicalResult checkKernelBody(Operation *kernel);
 
-/// Refuses tile ops that are not inside a function (at module level they
-/// verified and were then dropped by the lowering), at the first one.
-LogicalResult checkTileOpsInFunctions(Operation *module);
+/// Fails, at `op`, where `op` is not inside a function.
+LogicalResult verifyInsideFunction(Operation *op);
+
+/// The trait of every tile op (Tile_InsideFunction in TileBase.td): tile
+/// ops at module level verified and were then dropped by the lowering.
+template <typename ConcreteType>
+class InsideFunction : public OpTrait::TraitBase<ConcreteType, InsideFunction> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyInsideFunction(op);
+  }
+};
 
 } // namespace tile
 } // namespace mlir

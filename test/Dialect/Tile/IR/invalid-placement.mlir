@@ -1,7 +1,20 @@
-// What tile.iota counts in (issue 26): an iota of i1, i8 or i16 verified
-// and failed inside the GPU lowering.
+// Where tile ops may be and what they count in (issue 26): tile ops at
+// module level verified and were silently dropped by the lowering; an iota
+// of i1, i8 or i16 verified and failed inside the GPU lowering.
 //
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{'tile.iota' op must be inside a function (a kernel's func.func), not at module level}}
+%0 = tile.iota shape [4] dim 0 : tensor<4xi32>
+
+// -----
+
+"builtin.module"() ({
+  // expected-error @+1 {{'tile.full' op must be inside a function (a kernel's func.func), not at module level}}
+  %0 = tile.full 0.0 shape [4] : tensor<4xf32>
+}) : () -> ()
+
+// -----
 
 func.func @iota_i8() {
   // expected-error @+1 {{'tile.iota' op counts in i32 or i64, not 'i8' (convert the result with arith.trunci)}}
