@@ -254,7 +254,8 @@ OPTIONS = {
 }
 
 # Command lines beyond the lit RUN lines. {kernel}: a kernels/*.mlir file
-# (mutated), {input}: any .mlir of the corpus (mutated), {bundle}: a copy of
+# (mutated), {input}: any .mlir of the corpus (mutated), {npy}: an .npy
+# file of 5x64 floats (its header mutated), {bundle}: a copy of
 # a test bundle with a mutated manifest, {bundle-problem}: the problem
 # options that fit that bundle's params (--head-dim, --causal, --lse),
 # {tmp}: a scratch folder.
@@ -284,6 +285,13 @@ INVOCATIONS = [
                      "layernorm", "--shape", "M=9,N=64"]),
     ("tile-bundle", ["check", "{bundle}"]),
     ("tile-bundle", ["format", "{bundle}/manifest.json"]),
+    # {npy}: a 5x64 <f4 .npy file with a mutated header.
+    ("tile-exec", [os.path.join(ROOT, "test/Runner/Inputs/kernels/softmax.mlir"),
+                   "--bind=DTYPE=f32", "--grid=5", "--arg=@{npy}",
+                   "--arg=f32[5x64]=zeros", "--print=none"]),
+    ("tile-runner", ["--backend=cpu", "--kernel",
+                     os.path.join(ROOT, "test/Runner/Inputs/kernels/softmax.mlir"),
+                     "--arg", "X=@{npy}", "--arg", "Y=f32[5,64]"]),
 ]
 
 # Invocation groups for --targets (the seeded minute of `make check` runs
@@ -480,6 +488,18 @@ def mut_unbalanced(text, rng):
     return text[:i] + rng.choice([")", "]", "}", "(", "[", "{"]) + text[i:]
 
 
+def mut_deep_nesting(text, rng):
+    """An attribute or a type nested past the tools' limit of 512 (10^4
+    deep overflowed the parser's stack), or strings and comments full of
+    brackets (which do not count)."""
+    depth = rng.choice([513, 10000, 30000])
+    if rng.random() < 0.5:
+        nested = "[" * depth + "]" * depth
+        return '"builtin.module"() ({}) {x = %s} : () -> ()\n' % nested + text
+    nested = "tuple<" * depth + "i32" + ">" * depth
+    return "func.func private @deep(%%a: %s)\n" % nested + text
+
+
 def mut_delete_line(text, rng):
     lines = text.split("\n")
     if len(lines) < 2:
@@ -563,6 +583,7 @@ MLIR_MUTATORS = [
     ("huge-tile", True, mut_huge_tile),
     ("truncate", True, mut_truncate),
     ("unbalanced-bracket", True, mut_unbalanced),
+    ("deep-nesting", True, mut_deep_nesting),
     ("interesting-integer", False, mut_interesting_integer),
     ("delete-line", False, mut_delete_line),
     ("duplicate-line", False, mut_duplicate_line),
@@ -684,6 +705,25 @@ def manifest_wrong_type(m, rng):
     return m, True
 
 
+def manifest_files(m, rng):
+    """`files`: malformed (refused by every reader) or digests that do not
+    match the companion files (refused by the readers of the folder)."""
+    ptx = m.get("ptx") if isinstance(m.get("ptx"), str) else "kernel.ptx"
+    good_hex = "0" * 64
+    malformed = [[], 3, {ptx: 1}, {ptx: {"sha256": "ABC", "bytes": 1}},
+                 {ptx: {"sha256": good_hex}}, {ptx: {"sha256": good_hex, "bytes": -1}},
+                 {"../" + ptx: {"sha256": good_hex, "bytes": 1}},
+                 {ptx: {"sha256": good_hex, "bytes": 1, "md5": ""}}]
+    mismatched = [{ptx: {"sha256": good_hex, "bytes": 1}},
+                  {"kernel.cubin": {"sha256": good_hex, "bytes": 0}},
+                  {"absent.bin": {"sha256": good_hex, "bytes": 0}}]
+    if rng.random() < 0.5:
+        m["files"] = rng.choice(malformed)
+        return m, True
+    m["files"] = rng.choice(mismatched)
+    return m, LAUNCH
+
+
 NON_NEGATIVE_32 = lambda v: not (isinstance(v, int) and 0 <= v < 2**31)
 
 MANIFEST_MUTATORS = [
@@ -710,12 +750,48 @@ MANIFEST_MUTATORS = [
     ("wrong-type", manifest_wrong_type),
     ("format", manifest_set(["format"], ["tile-bundle-99", "", 1],
                             lambda v: True)),
+    ("files", manifest_files),
 ]
 MANIFEST_TEXT_MUTATORS = [
     ("truncate", True),
     ("dev-zero", True),
     ("duplicate-key", False),
+    # A field nested 100,000 levels deep (segfaulted every reader) or just
+    # past the limit of 64; a key twice in a nested object.
+    ("deep-nesting", True),
+    ("nested-duplicate-key", True),
 ]
+# Mutations of an .npy header (the dict after the magic and the length):
+# (name, invalid, header). The first is the valid one.
+NPY_DESCR = "{'descr': '<f4', 'fortran_order': False, "
+NPY_MUTATORS = [
+    ("valid", False, NPY_DESCR + "'shape': (5, 64), }"),
+    ("empty-shape", True, NPY_DESCR + "'shape': , }"),
+    ("no-shape", True, "{'descr': '<f4', 'fortran_order': False, }"),
+    ("scalar-shape", True, NPY_DESCR + "'shape': 5, }"),
+    ("open-shape", True, NPY_DESCR + "'shape': (5, 64, }"),
+    ("deep-shape", True, NPY_DESCR + "'shape': " + "(" * 70 + "5, 64" + ")" * 70 + ", }"),
+    ("deep-dict", True, "{" * 100 + NPY_DESCR + "'shape': (5, 64), }" + "}" * 100),
+    ("huge-shape", True, NPY_DESCR + "'shape': (99999999999999999999, 64), }"),
+    ("wrong-shape", True, NPY_DESCR + "'shape': (64, 5, 1), }"),
+    ("bad-descr", True, "{'descr': '>f4', 'fortran_order': False, 'shape': (5, 64), }"),
+    ("empty-descr", True, "{'descr': , 'fortran_order': False, 'shape': (5, 64), }"),
+    ("fortran", True, "{'descr': '<f4', 'fortran_order': True, 'shape': (5, 64), }"),
+]
+
+
+def npy_text(header, data_bytes=5 * 64 * 4):
+    """An .npy file as text that materialize writes byte for byte
+    (surrogateescape): magic, version 1.0, length, padded header, zeros."""
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    raw = (b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little")
+           + header.encode() + b"\0" * data_bytes)
+    return raw.decode("utf-8", errors="surrogateescape")
+
+
+# Mutations of a bundle's PTX (cut short, empty, only comments, cut inside
+# the entry's parameter list).
+PTX_MUTATORS = ["truncate", "empty", "comments-only", "cut-parameters"]
 
 # ---------------------------------------------------------------------------
 # Corpus and RUN lines
@@ -823,6 +899,8 @@ class Case:
         # The address-space limit of the command's RUN line (bytes), if any.
         self.memory_limit = None
         self.bundles = {}  # relative dir -> (source bundle, manifest text)
+        # relative dir -> {file name: bytes}: companion files replaced.
+        self.bundle_files = {}
 
 
 def limit_memory(limit_bytes):
@@ -854,6 +932,9 @@ def materialize(case, workdir):
         for f in os.listdir(source):
             if f != "manifest.json":
                 shutil.copy(os.path.join(source, f), path)
+        for f, data in case.bundle_files.get(name, {}).items():
+            with open(os.path.join(path, f), "wb") as out:
+                out.write(data)
         target = os.path.join(path, "manifest.json")
         if isinstance(manifest, tuple) and manifest[0] == "link":
             os.symlink(manifest[1], target)
@@ -1146,9 +1227,38 @@ class Generator:
                 case.bundles[name] = (bundle, text[:cut])
             elif kind == "dev-zero":
                 case.bundles[name] = (bundle, ("link", "/dev/zero"))
+            elif kind == "deep-nesting":
+                depth = rng.choice([65, 1000, 100000])
+                case.bundles[name] = (bundle, text.replace(
+                    "{", '{"deep": ' + "[" * depth + "]" * depth + ", ", 1))
+                kind += " %d" % depth
+            elif kind == "nested-duplicate-key":
+                case.bundles[name] = (bundle, text.replace(
+                    '{"name":', '{"name": "x", "name":', 1))
             else:
                 case.bundles[name] = (bundle, text.replace("{", '{"kernel": "x", ', 1))
             return "manifest " + kind, invalid
+        if rng.random() < 0.1:
+            ptx_path = os.path.join(bundle, "kernel.ptx")
+            if os.path.exists(ptx_path):
+                with open(ptx_path, "rb") as f:
+                    ptx = f.read()
+                kind = rng.choice(PTX_MUTATORS)
+                entry = ptx.find(b".entry")
+                if kind == "truncate":
+                    ptx = ptx[:rng.randrange(1, max(2, len(ptx) - 2))]
+                elif kind == "empty":
+                    ptx = b""
+                elif kind == "comments-only":
+                    ptx = b"// .target sm_80\n/* .entry fmha( */\n"
+                elif entry >= 0:
+                    ptx = ptx[:ptx.find(b")", entry) - 10]
+                case.bundles[name] = (bundle, text)
+                case.bundle_files[name] = {"kernel.ptx": ptx}
+                # Refused by the readers of the PTX (tile-bundle check of a
+                # folder, the gpu backend and its --dry-run) but not read by
+                # the cpu backend, nor by tile-bundle format: crashes only.
+                return "kernel.ptx " + kind, False
         manifest = json.loads(text)
         for _ in range(10):
             kind, fn = rng.choice(MANIFEST_MUTATORS)
@@ -1197,6 +1307,16 @@ class Generator:
             if a == "{bundle-problem}":
                 out.extend(self.bundle_problem)
                 continue
+            if "{npy}" in a:
+                kind, bad, header = rng.choice(NPY_MUTATORS) if mutate_inputs \
+                    else NPY_MUTATORS[0]
+                data = 5 * 64 * 4
+                if mutate_inputs and rng.random() < 0.1:
+                    kind, bad, data = "truncated-data", True, rng.randrange(5 * 64 * 4)
+                case.files["input.npy"] = npy_text(header, data)
+                notes.append("npy " + kind)
+                invalid |= bad
+                a = a.replace("{npy}", "{w}/input.npy")
             if "{tmp}" in a:
                 a = a.replace("{tmp}", "{w}/tmp")
             if source is not None:

@@ -2,6 +2,7 @@
 
 #include "tile/Bundle/Bundle.h"
 
+#include "tile/Bundle/Sha256.h"
 #include "tile/Support/Checked.h"
 
 #include <algorithm>
@@ -32,17 +33,47 @@ std::string Bundle::cubinPath() const {
                                 : (fs::path(dir) / manifest.cubin).string();
 }
 
+bool verifyBundleFiles(const Bundle &bundle, std::string &error) {
+  for (const FileDigest &f : bundle.manifest.files) {
+    std::string path = (fs::path(bundle.dir) / f.name).string();
+    std::string bytes, why;
+    if (!tile::checked::readFile(path, bytes, why, kMaxPtxBytes)) {
+      error = bundle.manifestPath() + ": files: " + why;
+      return false;
+    }
+    if (static_cast<int64_t>(bytes.size()) != f.bytes) {
+      error = path + ": " + std::to_string(bytes.size()) +
+              " bytes, but the manifest's files says " +
+              std::to_string(f.bytes) +
+              " (the file is not the one the bundle was written with)";
+      return false;
+    }
+    std::string digest = sha256Hex(bytes);
+    if (digest != f.sha256) {
+      error = path + ": sha256 " + digest + " differs from the manifest's " +
+              f.sha256 + " (the file is not the one the bundle was written " +
+              "with)";
+      return false;
+    }
+  }
+  return true;
+}
+
 bool loadBundle(const std::string &dir, Bundle &bundle, std::string &error) {
   bundle = Bundle();
   bundle.dir = dir;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    error = "bundle '" + dir + "' is not a folder";
+    error = "bundle '" + dir + "' is not a folder" +
+            (ec && ec != std::errc::no_such_file_or_directory
+                 ? " (" + ec.message() + ")"
+                 : std::string());
     return false;
   }
   std::string path = bundle.manifestPath();
   if (!fs::exists(path, ec)) {
-    error = "bundle '" + dir + "' has no manifest.json";
+    error = "bundle '" + dir + "' has no manifest.json" +
+            (ec ? " (" + ec.message() + ")" : std::string());
     return false;
   }
   std::string text;
@@ -56,6 +87,10 @@ bool loadBundle(const std::string &dir, Bundle &bundle, std::string &error) {
         " in the bundle folder";
     return false;
   }
+  // Before anything is loaded: the companion files are those the manifest
+  // was written with (a recompile that failed half-way mixes two builds).
+  if (!verifyBundleFiles(bundle, error))
+    return false;
   if (!bundle.manifest.cubin.empty() &&
       !fs::is_regular_file(bundle.cubinPath(), ec))
     bundle.manifest.cubin.clear();

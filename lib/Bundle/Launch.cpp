@@ -292,6 +292,31 @@ bool planLaunch(const Manifest &m, const LaunchBinding &b,
   return true;
 }
 
+KernelParams abiParams(const Manifest &m) {
+  KernelParams out;
+  auto add = [&](size_t size, size_t align, std::string description) {
+    KernelParam p;
+    p.size = size;
+    p.align = align;
+    p.description = std::move(description);
+    out.params.push_back(std::move(p));
+  };
+  for (const AbiEntry &e : m.abi) {
+    if (e.kind == AbiEntry::Kind::View) {
+      add(8, 8, e.name + ".ptr: ptr");
+      for (int d = 0; d < e.rank; ++d)
+        add(4, 4, e.name + ".size[" + std::to_string(d) + "]: i32");
+      for (int d = 0; d < e.rank; ++d)
+        add(8, 8, e.name + ".stride[" + std::to_string(d) + "]: i64");
+    } else if (e.kind == AbiEntry::Kind::Scalar) {
+      add(4, 4, e.name + ": " + dtypeName(e.dtype));
+    } else {
+      add(128, 64, e.name + ": tensor map of " + e.view + " (128 bytes)");
+    }
+  }
+  return out;
+}
+
 bool checkPtxParams(const PtxInfo &info, const std::string &entry,
                     const KernelParams &params, std::string &error) {
   auto it = std::find(info.entries.begin(), info.entries.end(), entry);

@@ -153,6 +153,13 @@ bool Manifest::paramString(const std::string &name, std::string &value) const {
   return true;
 }
 
+const FileDigest *Manifest::file(const std::string &name) const {
+  for (const FileDigest &f : files)
+    if (f.name == name)
+      return &f;
+  return nullptr;
+}
+
 const AbiEntry *Manifest::abiEntry(const std::string &name) const {
   for (const AbiEntry &e : abi)
     if (e.name == name)
@@ -175,7 +182,7 @@ const std::vector<std::string> &manifestFields() {
       "ping_pong",     "tma",       "pin_waits", "mma_version",
       "shared_layout", "num_warps", "block",     "occupancy",
       "shared_bytes",  "grid",      "requires",  "params",
-      "abi",           "ptxas"};
+      "abi",           "ptxas",     "files"};
   return fields;
 }
 
@@ -380,6 +387,12 @@ struct DuplicateKeys {
   }
 };
 
+bool isSha256Hex(const std::string &s) {
+  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
 bool checkExprs(const Manifest &m, std::string &error) {
   SignatureScope scope;
   for (const AbiEntry &e : m.abi) {
@@ -500,6 +513,40 @@ bool checkAbi(const Manifest &m, std::string &error) {
 
 } // namespace
 
+bool checkJsonDepth(const std::string &text, int maxDepth, std::string &error) {
+  int depth = 0, line = 1;
+  size_t lineStart = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      else if (c == '\n')
+        break; // not JSON: the parser says where
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '\n') {
+      ++line;
+      lineStart = i + 1;
+    } else if (c == '[' || c == '{') {
+      if (++depth > maxDepth) {
+        error = "line " + std::to_string(line) + ", column " +
+                std::to_string(i - lineStart + 1) + ": nested deeper than " +
+                std::to_string(maxDepth) + " levels";
+        return false;
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return true;
+}
+
 bool validateManifest(const Manifest &m, const std::string &where,
                       std::string &error) {
   std::string why;
@@ -569,6 +616,23 @@ bool validateManifest(const Manifest &m, const std::string &where,
       if (p.spillStores < 0 || p.spillLoads < 0 || p.stackBytes < 0)
         return fail("ptxas", "spill and stack sizes must be non-negative");
     }
+    std::set<std::string> fileNames;
+    for (const FileDigest &f : m.files) {
+      if (!isPlainFileName(f.name))
+        return fail("files", "expected file names in the bundle folder, got "
+                             "\"" +
+                                 f.name + "\"");
+      if (!fileNames.insert(f.name).second)
+        return fail("files." + f.name, "listed twice");
+      if (!isSha256Hex(f.sha256))
+        return fail("files." + f.name + ".sha256",
+                    "expected 64 lowercase hexadecimal digits, got \"" +
+                        f.sha256 + "\"");
+      if (f.bytes < 0)
+        return fail("files." + f.name + ".bytes",
+                    "expected a non-negative integer, got " +
+                        std::to_string(f.bytes));
+    }
     return true;
   };
   if (check())
@@ -582,6 +646,11 @@ bool parseManifest(const std::string &text, const std::string &where,
   m = Manifest();
   error.clear();
   std::string prefix = where.empty() ? "" : where + ": ";
+  std::string deep;
+  if (!checkJsonDepth(text, kMaxJsonDepth, deep)) {
+    error = prefix + deep;
+    return false;
+  }
   Json json;
   DuplicateKeys duplicates;
   try {
@@ -751,6 +820,29 @@ bool parseManifest(const std::string &text, const std::string &where,
       return fail();
     m.ptxas = s;
   }
+
+  if (const Json *files = r.find("files")) {
+    if (!files->is_object()) {
+      r.fail("files", "expected an object, got " + describe(*files));
+      return fail();
+    }
+    for (auto it = files->begin(); it != files->end(); ++it) {
+      std::string at = "files." + it.key();
+      if (!it.value().is_object()) {
+        r.fail(at, "expected an object {\"sha256\": ..., \"bytes\": ...}, "
+                   "got " +
+                       describe(it.value()));
+        return fail();
+      }
+      Reader fr(it.value(), at, why);
+      FileDigest f;
+      f.name = it.key();
+      if (!fr.string("sha256", f.sha256, true) ||
+          !fr.integer("bytes", f.bytes, true, 0, INT64_MAX) || !fr.noOthers())
+        return fail();
+      m.files.push_back(f);
+    }
+  }
   if (!r.noOthers())
     return fail();
   return validateManifest(m, where, error);
@@ -856,6 +948,17 @@ bool writeManifest(const Manifest &m, std::string &text, std::string &error) {
   text += "  ]";
   if (m.ptxas)
     text += ",\n  \"ptxas\": " + ptxas.dump();
+  if (!m.files.empty()) {
+    text += ",\n  \"files\": {";
+    for (size_t i = 0; i < m.files.size(); ++i) {
+      Json digest = Json::object();
+      digest["sha256"] = m.files[i].sha256;
+      digest["bytes"] = m.files[i].bytes;
+      text += std::string(i ? "," : "") + "\n    " +
+              Json(m.files[i].name).dump() + ": " + digest.dump();
+    }
+    text += "\n  }";
+  }
   text += "\n}\n";
   // What is written must read back as the same manifest.
   Manifest back;

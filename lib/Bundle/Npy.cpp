@@ -12,6 +12,7 @@
 #include "tile/Support/Checked.h"
 #include "tile/Support/Float16.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -127,6 +128,21 @@ bool parseNpy(const std::string &bytes, const std::string &where,
   if (headerLength > bytes.size() - start || headerLength > (1u << 20))
     return fail("truncated header");
   std::string header = bytes.substr(start, headerLength);
+  // The header is a Python literal: readers that evaluate it recursively
+  // (numpy's ast.literal_eval) overflow on deep nesting, and a dict of three
+  // keys and a tuple has no use for it.
+  int depth = 0;
+  for (size_t i = 0; i < header.size(); ++i) {
+    char c = header[i];
+    if (c == '(' || c == '[' || c == '{') {
+      if (++depth > kMaxNpyHeaderDepth)
+        return fail("header: nested deeper than " +
+                    std::to_string(kMaxNpyHeaderDepth) + " levels at byte " +
+                    std::to_string(start + i));
+    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
   std::string descr, fortran, shape;
   if (!findKey(header, "descr", descr) ||
       !findKey(header, "fortran_order", fortran) ||
@@ -144,7 +160,9 @@ bool parseNpy(const std::string &bytes, const std::string &where,
     return fail("Fortran-order arrays are not supported (save a C-order "
                 "copy: numpy.ascontiguousarray)");
   array.descr = descr;
-  // "(2, 3)", "(5,)", "()"
+  // "(2, 3)", "(5,)", "()"; `'shape': ,` threw std::out_of_range.
+  if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')')
+    return fail("shape: expected a tuple such as (2, 3), got '" + shape + "'");
   std::string inner = shape.substr(1, shape.size() - 2);
   size_t pos = 0;
   while (pos < inner.size()) {
@@ -284,10 +302,19 @@ std::string encodeNpyF64(const std::vector<int64_t> &shape,
 bool writeFileBytes(const std::string &path, const std::string &bytes,
                     std::string &error) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out)
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!out) {
     error = "cannot write '" + path + "'";
+    return false;
+  }
+  // The data reach the file at a large write or at the flush: a full disk
+  // fails at either.
+  errno = 0;
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.flush();
+  out.close();
+  if (out.fail()) {
+    error = "cannot write '" + path + "'" +
+            (errno ? std::string(": ") + std::strerror(errno) : std::string());
     return false;
   }
   return true;

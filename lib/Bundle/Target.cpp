@@ -225,6 +225,15 @@ bool scanPtx(const std::string &ptx, PtxInfo &info, std::string &error) {
       name.erase(name.find_last_not_of(" \t\r\n") + 1);
       if (name.empty())
         continue;
+      // A file cut inside the parameter list or before the body: the
+      // parameters read so far would be taken for all of them.
+      if (in.eof() || (open != std::string::npos &&
+                       text.find('{', static_cast<size_t>(in.tellg())) ==
+                           std::string::npos)) {
+        error = "the PTX is truncated: .entry " + name +
+                " has no closed parameter list and body";
+        return false;
+      }
       info.entries.push_back(name);
       std::vector<int64_t> sizes;
       if (open != std::string::npos) {
@@ -243,6 +252,16 @@ bool scanPtx(const std::string &ptx, PtxInfo &info, std::string &error) {
   }
   if (info.target.empty()) {
     error = "the PTX has no .target directive";
+    return false;
+  }
+  int64_t depth = 0;
+  for (char c : text)
+    if (c == '{')
+      ++depth;
+    else if (c == '}' && --depth < 0)
+      break;
+  if (depth != 0) {
+    error = "the PTX is truncated: its braces do not balance";
     return false;
   }
   if (info.entries.empty()) {

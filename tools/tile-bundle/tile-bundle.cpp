@@ -4,7 +4,9 @@
 // scripts and test fixtures that make bundles without tile-compile:
 //
 //   tile-bundle check DIR|manifest.json
-//       validates a manifest (and, for a folder, that its PTX exists);
+//       validates a manifest (and, for a folder, the files its `files`
+//       lists and that its PTX declares the entry with the abi's
+//       parameters);
 //       prints "ok: ..." or the error naming the field; exit 0 or 1.
 //   tile-bundle write -o FILE [fields]
 //       builds a manifest from the options below, validates it and writes
@@ -84,25 +86,44 @@ bool parseIntList(const std::string &option, const std::string &text, char sep,
   return true;
 }
 
-bool readManifestArg(const std::string &path, Manifest &m, std::string &error) {
-  std::string file = path;
-  if (std::filesystem::is_directory(path)) {
+bool readManifestArg(const std::string &path, Manifest &m, std::string &error,
+                     Bundle *bundle = nullptr) {
+  // The error_code overloads: a link loop or an over-long name is an error
+  // naming the path, not an uncaught filesystem_error.
+  std::error_code ec;
+  bool isDir = std::filesystem::is_directory(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    error = "cannot read '" + path + "': " + ec.message();
+    return false;
+  }
+  if (isDir) {
     Bundle b;
     if (!loadBundle(path, b, error))
       return false;
     m = b.manifest;
+    if (bundle)
+      *bundle = b;
     return true;
   }
   std::string text;
-  return checked::readFile(file, text, error, kMaxManifestBytes) &&
-         parseManifest(text, file, m, error);
+  return checked::readFile(path, text, error, kMaxManifestBytes) &&
+         parseManifest(text, path, m, error);
 }
 
 int check(const std::string &path) {
   Manifest m;
+  Bundle b;
   std::string error;
-  if (!readManifestArg(path, m, error))
+  if (!readManifestArg(path, m, error, &b))
     return fail(error);
+  // A folder: its PTX declares the entry with the parameters of the abi
+  // (the launch ABI, Launch.h), and is whole.
+  if (!b.dir.empty()) {
+    std::string ptx;
+    PtxInfo info;
+    if (!checkBundlePtx(b, abiParams(m), ptx, info, error))
+      return fail(error);
+  }
   std::printf("ok: %s, kernel %s, target %s, %zu abi entries, grid [%s, %s, "
               "%s]\n",
               m.format.c_str(), m.kernel.c_str(), m.target.c_str(),

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Bundle/Manifest.h"
+#include "tile/Bundle/Sha256.h"
 #include "tile/Bundle/Target.h"
 #include "tile/Dialect/Tile/IR/KernelBundle.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
@@ -36,6 +37,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -86,6 +89,11 @@ static cl::opt<unsigned> ptxasTimeout(
     cl::init(300), cl::cat(category));
 static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"),
                              cl::init(false), cl::cat(category));
+static cl::opt<bool> allowSpills(
+    "allow-spills",
+    cl::desc("Write the bundle even when ptxas reports register spills "
+             "(refused by default: a spilling kernel is slow)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress output"),
                            cl::init(false), cl::cat(category));
 
@@ -229,6 +237,17 @@ bool assemble(StringRef ptxas, StringRef chip, StringRef ptxFile,
   stats.stackBytes = report.stackBytes;
   stats.ptxas = ptxas.str();
   stats.optLevel = ptxasOptLevel.getValue();
+  if ((stats.spillStores > 0 || stats.spillLoads > 0) && !allowSpills) {
+    InFlightDiagnostic diag = emitError(info.kernelLoc);
+    diag << "ptxas reports register spills: " << stats.registers
+         << " registers, " << stats.spillStores << " bytes spill stores, "
+         << stats.spillLoads
+         << " bytes spill loads; a spilling kernel is slow. Use more warps "
+            "(--num-warps), smaller tiles, fewer stages (--stages), a lower "
+            "occupancy hint or another --ptxas-O, or pass --allow-spills to "
+            "write the bundle anyway";
+    return false;
+  }
   if (!quiet)
     llvm::errs() << "[tile-compile] ptxas: " << stats.registers
                  << " registers, " << stats.spillStores
@@ -245,21 +264,122 @@ LogicalResult writeFile(StringRef path, StringRef contents) {
     return failure();
   }
   file->os() << contents;
+  // The data reach the disk at the close: a full disk fails there.
+  file->os().close();
+  if (std::error_code ec = file->os().error()) {
+    file->os().clear_error();
+    llvm::errs() << "tile-compile: cannot write " << path << ": "
+                 << ec.message() << "\n";
+    return failure();
+  }
   file->keep();
   return success();
 }
 
+/// `dir` without trailing separators ("out/b/" is "out/b").
+std::string withoutTrailingSeparators(StringRef dir) {
+  std::string path = dir.str();
+  while (path.size() > 1 && llvm::sys::path::is_separator(path.back()))
+    path.pop_back();
+  return path;
+}
+
+/// Whether an existing `dir` may be replaced by a new bundle: it is empty
+/// or holds only what tile-compile writes (a bundle of an earlier run);
+/// else `what` names a file that is not.
+bool isReplaceableBundle(StringRef dir, std::string &what) {
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    StringRef name = llvm::sys::path::filename(it->path());
+    if (name != "manifest.json" && name != "kernel.ptx" &&
+        name != "kernel.cubin" && name != "kernel.mlir") {
+      what = name.str();
+      return false;
+    }
+  }
+  if (ec) {
+    what = ec.message();
+    return false;
+  }
+  return true;
+}
+
+/// Replaces (or creates) `dir` with the complete bundle in `temp`, a sibling:
+/// the old folder is moved aside, the new one renamed into place, and the
+/// old one removed only then.
+LogicalResult replaceBundleDir(StringRef temp, StringRef dir) {
+  std::error_code ec;
+  SmallString<256> aside;
+  if (llvm::sys::fs::exists(dir)) {
+    ec = llvm::sys::fs::createUniqueDirectory(dir + ".old", aside);
+    if (!ec) {
+      llvm::sys::fs::remove(aside);
+      ec = llvm::sys::fs::rename(dir, aside);
+    }
+    if (ec) {
+      llvm::errs() << "tile-compile: cannot replace " << dir << ": "
+                   << ec.message() << "\n";
+      return failure();
+    }
+  }
+  if ((ec = llvm::sys::fs::rename(temp, dir))) {
+    llvm::errs() << "tile-compile: cannot rename " << temp << " to " << dir
+                 << ": " << ec.message() << "\n";
+    if (!aside.empty())
+      llvm::sys::fs::rename(aside, dir);
+    return failure();
+  }
+  if (!aside.empty())
+    llvm::sys::fs::remove_directories(aside);
+  return success();
+}
+
 /// Writes the bundle directory: kernel.ptx, kernel.mlir, kernel.cubin (with
-/// ptxas) and manifest.json.
+/// ptxas) and manifest.json, with the digests of the first three. They are
+/// written into a temporary sibling folder that replaces the bundle only
+/// when all of them are written: a recompile that fails (at ptxas, on a
+/// full disk) leaves the old bundle whole, never the old manifest and cubin
+/// beside a new PTX.
 LogicalResult writeBundle(const tile::PipelineOptions &options,
                           BundleInfo &info) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
-    llvm::errs() << "tile-compile: cannot create " << outputDir << ": "
+  std::string dir = withoutTrailingSeparators(outputDir);
+  if (llvm::sys::fs::exists(dir)) {
+    std::string what;
+    if (!llvm::sys::fs::is_directory(dir)) {
+      llvm::errs() << "tile-compile: " << dir
+                   << " exists and is not a folder; not replacing it\n";
+      return failure();
+    }
+    if (!isReplaceableBundle(dir, what)) {
+      llvm::errs() << "tile-compile: " << dir
+                   << " is not a bundle folder (it holds '" << what
+                   << "'); not replacing it\n";
+      return failure();
+    }
+  }
+  StringRef parent = llvm::sys::path::parent_path(dir);
+  if (!parent.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(parent)) {
+      llvm::errs() << "tile-compile: cannot create " << parent << ": "
+                   << ec.message() << "\n";
+      return failure();
+    }
+  SmallString<256> temp;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory(dir + ".tmp", temp)) {
+    llvm::errs() << "tile-compile: cannot create " << dir << ": "
                  << ec.message() << "\n";
     return failure();
   }
+  // Whatever fails below, the temporary folder goes.
+  bool done = false;
+  auto cleanup = llvm::make_scope_exit([&] {
+    if (!done)
+      llvm::sys::fs::remove_directories(temp);
+  });
   auto path = [&](StringRef file) {
-    SmallString<256> p(outputDir.getValue());
+    SmallString<256> p(temp);
     llvm::sys::path::append(p, file);
     return std::string(p);
   };
@@ -288,12 +408,21 @@ LogicalResult writeBundle(const tile::PipelineOptions &options,
   manifest.numWarps = info.numWarps;
   manifest.block = {info.numWarps * 32, 1, 1};
   manifest.sharedBytes = info.sharedBytes;
+  auto addDigest = [&](StringRef name, StringRef bytes) {
+    ::tilebundle::FileDigest digest;
+    digest.name = name.str();
+    digest.sha256 = ::tilebundle::sha256Hex(bytes.str());
+    digest.bytes = static_cast<int64_t>(bytes.size());
+    manifest.files.push_back(digest);
+  };
+  addDigest("kernel.ptx", info.ptx);
   if (!noCubin) {
     std::string ptxas = findPtxas();
     if (ptxas.empty()) {
       if (!quiet)
         llvm::errs() << "[tile-compile] no ptxas found: bundle without cubin "
-                        "(the runner JIT-compiles the PTX)\n";
+                        "(the runner JIT-compiles the PTX); register spills "
+                        "are not checked\n";
     } else {
       ::tilebundle::PtxasStats stats;
       if (!assemble(ptxas, chip, path("kernel.ptx"), path("kernel.cubin"), info,
@@ -301,15 +430,25 @@ LogicalResult writeBundle(const tile::PipelineOptions &options,
         return failure();
       manifest.cubin = "kernel.cubin";
       manifest.ptxas = stats;
+      auto cubin = llvm::MemoryBuffer::getFile(path("kernel.cubin"));
+      if (!cubin) {
+        llvm::errs() << "tile-compile: cannot read the cubin ptxas wrote: "
+                     << cubin.getError().message() << "\n";
+        return failure();
+      }
+      addDigest("kernel.cubin", (*cubin)->getBuffer());
     }
   }
+  addDigest("kernel.mlir", info.tileIR);
   std::string json, error;
   if (!::tilebundle::writeManifest(manifest, json, error)) {
     llvm::errs() << "tile-compile: invalid bundle manifest: " << error << "\n";
     return failure();
   }
-  if (failed(writeFile(path("manifest.json"), json)))
+  if (failed(writeFile(path("manifest.json"), json)) ||
+      failed(replaceBundleDir(temp, dir)))
     return failure();
+  done = true;
   if (!quiet)
     llvm::errs() << "[tile-compile] wrote " << outputDir << " ("
                  << manifest.kernel << ", " << chip << ", "
@@ -441,6 +580,10 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
       tile::readSourceFile(inputFile.getValue(), readError);
   if (!input) {
     llvm::errs() << "tile-compile: " << readError << "\n";
+    return failure();
+  }
+  if (!tile::checkSourceNesting(*input, readError)) {
+    llvm::errs() << readError << "\n";
     return failure();
   }
   llvm::SourceMgr sourceMgr;

@@ -623,6 +623,10 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
     llvm::errs() << "error: " << readError << "\n";
     return 1;
   }
+  if (!mlir::tile::checkSourceNesting(*input, readError)) {
+    llvm::errs() << readError << "\n";
+    return 1;
+  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);

@@ -73,6 +73,10 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: " << error << "\n";
     return EXIT_FAILURE;
   }
+  if (!mlir::tile::checkSourceNesting(*input, error)) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFile, &error);
   if (!output) {

@@ -82,6 +82,8 @@ bool AutotuneCache::save(std::string &error) const {
       return false;
     }
     out << root.dump(2) << '\n';
+    // A full disk fails at the flush.
+    out.flush();
     if (!out) {
       error = "cannot write " + temp;
       return false;

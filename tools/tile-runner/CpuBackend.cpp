@@ -166,7 +166,7 @@ static std::string loadKernel(const CpuRunOptions &options,
   std::string readError;
   std::unique_ptr<llvm::MemoryBuffer> input =
       mlir::tile::readSourceFile(options.kernelPath, readError);
-  if (!input)
+  if (!input || !mlir::tile::checkSourceNesting(*input, readError))
     return readError;
   s.sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   s.module = parseSourceFile<ModuleOp>(s.sourceMgr, ParserConfig(&ctx));

@@ -215,6 +215,47 @@ TEST(Manifest, JsonErrors) {
   // Deep nesting is not a crash.
   std::string deep(100000, '[');
   EXPECT_FALSE(parseManifest(deep, "m.json", m, error));
+  // Nor closed deep nesting (100,000 levels, a segfault): refused before
+  // the parser runs, at the bracket past the limit.
+  std::string closed = "{\"format\":\n" + std::string(100000, '[') +
+                       std::string(100000, ']') + "}";
+  EXPECT_FALSE(parseManifest(closed, "m.json", m, error));
+  EXPECT_EQ(error, "m.json: line 2, column 64: nested deeper than 64 levels");
+  // Brackets in strings do not count; 64 levels are allowed.
+  EXPECT_TRUE(checkJsonDepth("[\"" + std::string(100, '[') + "\\\"\"]",
+                             kMaxJsonDepth, error));
+  EXPECT_TRUE(checkJsonDepth(std::string(64, '[') + std::string(64, ']'),
+                             kMaxJsonDepth, error));
+  EXPECT_FALSE(checkJsonDepth(std::string(65, '{'), kMaxJsonDepth, error));
+  EXPECT_EQ(error, "line 1, column 65: nested deeper than 64 levels");
+}
+
+TEST(Manifest, Files) {
+  std::string hex(64, 'a'), text, error;
+  Manifest m = sample();
+  m.files = {{"kernel.ptx", hex, 10}, {"kernel.mlir", std::string(64, '0'), 0}};
+  ASSERT_TRUE(writeManifest(m, text, error)) << error;
+  Manifest back;
+  ASSERT_TRUE(parseManifest(text, "m.json", back, error)) << error;
+  ASSERT_EQ(back.files.size(), 2u);
+  EXPECT_EQ(back.files[0].name, "kernel.ptx");
+  EXPECT_EQ(back.files[0].sha256, hex);
+  EXPECT_EQ(back.files[0].bytes, 10);
+  ASSERT_NE(back.file("kernel.mlir"), nullptr);
+  EXPECT_EQ(back.file("kernel.cubin"), nullptr);
+  // What the reader cannot see (JSON keys are unique) or bounds itself.
+  m.files = {{"kernel.ptx", hex, 1}, {"kernel.ptx", hex, 1}};
+  EXPECT_FALSE(validateManifest(m, "m.json", error));
+  EXPECT_EQ(error, "m.json: files.kernel.ptx: listed twice");
+  m.files = {{"kernel.ptx", hex, -1}};
+  EXPECT_FALSE(validateManifest(m, "m.json", error));
+  EXPECT_EQ(error, "m.json: files.kernel.ptx.bytes: expected a non-negative "
+                   "integer, got -1");
+  m.files = {{"kernel.ptx", std::string(64, 'A'), 1}};
+  EXPECT_FALSE(validateManifest(m, "m.json", error));
+  EXPECT_EQ(error, "m.json: files.kernel.ptx.sha256: expected 64 lowercase "
+                   "hexadecimal digits, got \"" +
+                       std::string(64, 'A') + "\"");
 }
 
 TEST(Manifest, WriteRefusesInvalid) {

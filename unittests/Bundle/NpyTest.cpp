@@ -79,6 +79,40 @@ TEST(Npy, Errors) {
   EXPECT_EQ(error, "cannot read '/dev/zero': not a regular file");
   EXPECT_FALSE(writeFileBytes("/nonexistent/x.npy", good, error));
   EXPECT_EQ(error, "cannot write '/nonexistent/x.npy'");
+  // A full disk fails at the flush (exited 0).
+  EXPECT_FALSE(writeFileBytes("/dev/full", good, error));
+  EXPECT_EQ(error, "cannot write '/dev/full': No space left on device");
+}
+
+/// An .npy file of 2x2 <f4 zeros with the header dictionary `dict`.
+std::string npyWithHeader(std::string dict) {
+  dict.append((64 - (10 + dict.size() + 1) % 64) % 64, ' ');
+  dict += '\n';
+  std::string out = "\x93NUMPY";
+  out += '\x01';
+  out += '\x00';
+  out += static_cast<char>(dict.size() & 0xff);
+  out += static_cast<char>(dict.size() >> 8);
+  return out + dict + std::string(16, '\0');
+}
+
+TEST(Npy, HostileHeaders) {
+  NpyArray a;
+  std::string error;
+  std::string head = "{'descr': '<f4', 'fortran_order': False, 'shape': ";
+  ASSERT_TRUE(parseNpy(npyWithHeader(head + "(2, 2), }"), "x.npy", a, error))
+      << error;
+  // `'shape': ,` threw std::out_of_range.
+  EXPECT_FALSE(parseNpy(npyWithHeader(head + ", }"), "x.npy", a, error));
+  EXPECT_EQ(error, "x.npy: shape: expected a tuple such as (2, 3), got ''");
+  EXPECT_FALSE(parseNpy(npyWithHeader(head + "2, }"), "x.npy", a, error));
+  EXPECT_EQ(error, "x.npy: shape: expected a tuple such as (2, 3), got '2'");
+  // Nesting deeper than 64 brackets, at the bracket past the limit: the
+  // dict's brace is level 1, so the 64th parenthesis (byte 10 + 50 + 63).
+  std::string deep =
+      head + std::string(100, '(') + "2, 2" + std::string(100, ')') + ", }";
+  EXPECT_FALSE(parseNpy(npyWithHeader(deep), "x.npy", a, error));
+  EXPECT_EQ(error, "x.npy: header: nested deeper than 64 levels at byte 123");
 }
 
 } // namespace

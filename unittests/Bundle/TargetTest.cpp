@@ -85,6 +85,24 @@ TEST(Target, ScanPtxErrors) {
   EXPECT_FALSE(
       scanPtx(".version 8.5\n.target sm_80\n.func f()\n{ ret; }", info, error));
   EXPECT_EQ(error, "the PTX declares no .entry");
+  // Cut short: in the parameter list, before the body, inside the body.
+  std::string head = ".version 8.5\n.target sm_80\n.visible .entry k(\n"
+                     "  .param .u64 k_param_0,\n  .param .u32 k_param_1";
+  EXPECT_FALSE(scanPtx(head, info, error));
+  EXPECT_EQ(error, "the PTX is truncated: .entry k has no closed parameter "
+                   "list and body");
+  EXPECT_FALSE(scanPtx(head + ")\n", info, error));
+  EXPECT_EQ(error, "the PTX is truncated: .entry k has no closed parameter "
+                   "list and body");
+  EXPECT_FALSE(scanPtx(head + ")\n{\n{ ret;\n}", info, error));
+  EXPECT_EQ(error, "the PTX is truncated: its braces do not balance");
+  ASSERT_TRUE(scanPtx(head + ")\n{\n{ ret;\n}\n}\n", info, error)) << error;
+  EXPECT_EQ(info.paramSizes, (std::vector<std::vector<int64_t>>{{8, 4}}));
+  // Empty, or only comments.
+  EXPECT_FALSE(scanPtx("", info, error));
+  EXPECT_EQ(error, "the PTX has no .target directive");
+  EXPECT_FALSE(scanPtx("// .target sm_80\n/* .entry k() { } */", info, error));
+  EXPECT_EQ(error, "the PTX has no .target directive");
 }
 
 TEST(Target, PtxasLog) {

@@ -36,8 +36,12 @@ struct Bundle {
 };
 
 /// Reads DIR/manifest.json and checks that the PTX it names is a regular
-/// file (a named cubin that is missing is dropped: the PTX runs).
+/// file (a named cubin that is missing is dropped: the PTX runs) and that
+/// every file the manifest's `files` lists has its size and SHA-256.
 bool loadBundle(const std::string &dir, Bundle &bundle, std::string &error);
+/// Checks the files of the manifest's `files` (size, then SHA-256); the
+/// error names the file. True when the manifest lists none (older bundles).
+bool verifyBundleFiles(const Bundle &bundle, std::string &error);
 /// The bundle folders (holding a manifest.json) directly inside `dir`,
 /// sorted by name.
 bool listBundles(const std::string &dir, std::vector<std::string> &dirs,

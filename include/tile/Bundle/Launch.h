@@ -124,6 +124,10 @@ bool planLaunch(const Manifest &manifest, const LaunchBinding &binding,
                 const TensorMapEncoder *encoder, LaunchPlan &plan,
                 std::string &error);
 
+/// The parameters the manifest's abi expands to, sizes and descriptions
+/// without values: what the PTX entry must declare (`tile-bundle check`).
+KernelParams abiParams(const Manifest &manifest);
+
 /// Checks the expanded parameters against those the PTX declares for the
 /// manifest's entry (count and sizes).
 struct PtxInfo;

@@ -88,6 +88,14 @@ struct PtxasStats {
   bool spills() const { return spillStores > 0 || spillLoads > 0; }
 };
 
+/// A companion file's digest, one member of the manifest's `files`: what
+/// the bundle folder held when the manifest was written.
+struct FileDigest {
+  std::string name;   ///< a file name in the bundle folder
+  std::string sha256; ///< 64 lowercase hexadecimal digits
+  int64_t bytes = 0;
+};
+
 struct Manifest {
   std::string format = kBundleFormat;
   std::string kernel;            ///< kernel name in the source
@@ -116,7 +124,10 @@ struct Manifest {
   std::vector<std::pair<std::string, ParamValue>> params;
   std::vector<AbiEntry> abi;
   std::optional<PtxasStats> ptxas;
+  /// `files`: digests of the companion files (optional, empty when absent).
+  std::vector<FileDigest> files;
 
+  const FileDigest *file(const std::string &name) const;
   const ParamValue *param(const std::string &name) const;
   bool paramInt(const std::string &name, int64_t &value) const;
   bool paramBool(const std::string &name, bool &value) const;
@@ -125,6 +136,14 @@ struct Manifest {
   /// "TILE_M=128 TILE_N=64 ..." in manifest order.
   std::string paramsSummary() const;
 };
+
+/// The deepest nesting of arrays and objects a manifest may have.
+constexpr int kMaxJsonDepth = 64;
+/// Scans JSON text before it is parsed (recursive JSON code overflows the
+/// stack on a file nested tens of thousands of levels deep) and refuses
+/// nesting deeper than `maxDepth`: "line 1, column 65: nested deeper than
+/// 64 levels".
+bool checkJsonDepth(const std::string &text, int maxDepth, std::string &error);
 
 /// Parses and validates manifest text. `where` prefixes errors (the file).
 bool parseManifest(const std::string &text, const std::string &where,

@@ -23,6 +23,9 @@
 
 namespace tilebundle {
 
+/// The deepest nesting of brackets an .npy header may have.
+constexpr int kMaxNpyHeaderDepth = 64;
+
 struct NpyArray {
   std::string descr; ///< "<f2", "<f4", "<f8", "<i4", "<i8", "<u2"
   std::vector<int64_t> shape;

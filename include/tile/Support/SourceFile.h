@@ -31,6 +31,17 @@ namespace tile {
 std::unique_ptr<llvm::MemoryBuffer> readSourceFile(const std::string &path,
                                                    std::string &error);
 
+/// The deepest nesting of brackets an IR source may have.
+constexpr int kMaxSourceNesting = 512;
+
+/// Scans `buffer` before it is parsed: MLIR's parser recurses once per
+/// level of `<`, `(`, `[` and `{`, and an attribute nested 10^4 deep (a
+/// 20 kB file) overflows the stack. Brackets in string literals and `//`
+/// comments do not count, nor the `>` of `->`. False, with
+/// "k.mlir:1:513: error: nesting deeper than 512" in `error`, where the
+/// nesting passes kMaxSourceNesting.
+bool checkSourceNesting(const llvm::MemoryBuffer &buffer, std::string &error);
+
 } // namespace tile
 } // namespace mlir
 

@@ -173,6 +173,12 @@ LogicalResult IotaOp::verify() {
   auto type = getType();
   if (failed(verifyShapeAgainstSpec(*this, getShape(), type, "result")))
     return failure();
+  // The GPU lowering counts in i32 or i64; i1, i8 and i16 failed there.
+  if (!type.getElementType().isInteger(32) &&
+      !type.getElementType().isInteger(64))
+    return emitOpError() << "counts in i32 or i64, not "
+                         << type.getElementType()
+                         << " (convert the result with arith.trunci)";
   // The attribute is signed in the IR; read it as such so that a negative
   // dimension is reported as what it is.
   int64_t dimension = getDimensionAttr().getInt();

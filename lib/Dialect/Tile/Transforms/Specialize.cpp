@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
+#include "tile/Dialect/Tile/IR/KernelChecks.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Support/Checked.h"
 
@@ -441,5 +442,8 @@ LogicalResult mlir::tile::specializeKernel(func::FuncOp kernel,
     return kernel.emitError() << "occupancy must be in [0, 32] (0: keep the "
                                  "kernel's hint), got "
                               << options.occupancy;
-  return Specializer(kernel).run(options);
+  if (failed(Specializer(kernel).run(options)))
+    return failure();
+  // With the parameters bound, what the lowering must never see.
+  return checkKernelBody(kernel);
 }

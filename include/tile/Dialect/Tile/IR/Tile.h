@@ -25,6 +25,8 @@
 #define GET_TYPEDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileTypes.h.inc"
 
+#include "tile/Dialect/Tile/IR/KernelChecks.h"
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 

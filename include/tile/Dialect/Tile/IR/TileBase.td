@@ -55,8 +55,14 @@ def Tile_Dialect : Dialect {
   }];
 }
 
+// Tile ops compute inside a kernel: at module level they verified and were
+// then silently dropped by the lowering (KernelChecks.h).
+def Tile_InsideFunction : NativeOpTrait<"InsideFunction"> {
+  let cppNamespace = "::mlir::tile";
+}
+
 class Tile_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Tile_Dialect, mnemonic, traits>;
+    : Op<Tile_Dialect, mnemonic, !listconcat(traits, [Tile_InsideFunction])>;
 
 //===----------------------------------------------------------------------===//
 // Enums
