@@ -672,9 +672,23 @@ int main(int argc, char **argv) {
   }
   std::string overview =
       "tile-compile: compile a tile kernel into a GPU bundle\n\n"
-      "Pipeline options (tile-source-to-ptx; --params is bind):\n";
-  llvm::raw_string_ostream os(overview);
-  options.printHelp(os, tile::ReadBySource);
+      "  tile-compile kernels/gemm.mlir --params BLOCK_N=256 --chip sm_90a "
+      "\\\n"
+      "      -o build/bundles/gemm\n\n"
+      "writes kernel.ptx, kernel.cubin (where ptxas is found), kernel.mlir "
+      "and\nmanifest.json (docs/bundle.md).\n\n"
+      "Pipeline options (tile-source-to-ptx; --params is --bind):\n";
+  // --stop-after is --emit here (compile() refuses it).
+  std::string pipelineHelp;
+  llvm::raw_string_ostream helpOs(pipelineHelp);
+  options.printHelp(helpOs, tile::ReadBySource);
+  SmallVector<StringRef> helpLines;
+  StringRef(pipelineHelp).split(helpLines, '\n', -1, false);
+  for (StringRef line : helpLines)
+    if (!line.starts_with("  --stop-after"))
+      overview += line.str() + "\n";
+  overview += "\nMLIR's pass-manager and printer options "
+              "(--mlir-print-ir-after-all, ...) are\naccepted as well.\n";
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(rest.size(), rest.data(), overview);
 

@@ -72,48 +72,67 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::exec;
 
+/// The options --help lists: the tool's own (the pipeline options are in the
+/// overview); LLVM's and MLIR's stay accepted but hidden.
+static llvm::cl::OptionCategory category("tile-exec options");
+
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<kernel.mlir>"),
-                                            llvm::cl::Required);
+                                            llvm::cl::Required,
+                                            llvm::cl::cat(category));
 static llvm::cl::opt<std::string>
-    kernelName("kernel", llvm::cl::desc("Kernel function (default: the first "
-                                        "func.func with a body)"));
+    kernelName("kernel",
+               llvm::cl::desc("Kernel function (default: the first "
+                              "func.func with a body)"),
+               llvm::cl::value_desc("name"), llvm::cl::cat(category));
 static llvm::cl::list<std::string>
-    argSpecs("arg", llvm::cl::desc("Kernel argument (see the file header)"));
+    argSpecs("arg",
+             llvm::cl::desc("A kernel argument, in kernel-argument order: "
+                            "TYPE=VALUE, TYPE[D0x...]=INIT or @FILE.npy "
+                            "(the grammar is above)"),
+             llvm::cl::value_desc("spec"), llvm::cl::cat(category));
 static llvm::cl::opt<std::string>
     gridSpec("grid",
              llvm::cl::desc("Blocks X[,Y[,Z]], each 0 to 2^31 - 1 (--max-work "
                             "bounds what runs)"),
-             llvm::cl::init("1"));
+             llvm::cl::init("1"), llvm::cl::value_desc("x[,y[,z]]"),
+             llvm::cl::cat(category));
 static llvm::cl::opt<unsigned>
     numThreads("num-threads",
                llvm::cl::desc("Worker threads (0: all cores; at most 1024)"),
-               llvm::cl::init(1));
+               llvm::cl::init(1), llvm::cl::cat(category));
 static llvm::cl::opt<std::string> maxMemory(
     "max-memory",
     llvm::cl::desc("Largest total size of the views in bytes (default: the "
-                   "machine's physical memory, or ulimit -v where lower)"));
+                   "machine's physical memory, or ulimit -v where lower)"),
+    llvm::cl::value_desc("bytes"), llvm::cl::cat(category));
 static llvm::cl::opt<std::string> maxWork(
     "max-work",
     llvm::cl::desc("Most units of work (about one per element operation) the "
                    "run may do; it is refused when the estimate before it "
                    "starts is higher and stopped when it gets there (0: no "
-                   "limit; default 2^32)"));
+                   "limit; default 2^32)"),
+    llvm::cl::value_desc("units"), llvm::cl::cat(category));
 static llvm::cl::opt<bool> printWork(
     "print-work",
     llvm::cl::desc("Print the work estimated before the run and the work it "
-                   "did (stderr)"));
+                   "did (stderr)"),
+    llvm::cl::cat(category));
 static llvm::cl::opt<std::string>
-    printList("print", llvm::cl::desc("Views to print (names), default all"));
+    printList("print", llvm::cl::desc("Views to print (names), default all"),
+              llvm::cl::value_desc("NAME,..."), llvm::cl::cat(category));
 static llvm::cl::opt<bool>
     compileOnly("compile-only",
                 llvm::cl::desc("Only check that the executor supports the "
-                               "kernel; take no arguments, run nothing"));
-static llvm::cl::opt<bool> printHex("hex",
-                                    llvm::cl::desc("Print bit patterns"));
+                               "kernel; take no arguments, run nothing"),
+                llvm::cl::cat(category));
+static llvm::cl::opt<bool> printHex("hex", llvm::cl::desc("Print bit patterns"),
+                                    llvm::cl::cat(category));
 static llvm::cl::list<std::string>
-    saveSpecs("save", llvm::cl::desc("Write view NAME after the run: "
-                                     "NAME=FILE.npy"));
+    saveSpecs("save",
+              llvm::cl::desc("Write view NAME after the run: "
+                             "NAME=FILE.npy"),
+              llvm::cl::value_desc("NAME=FILE.npy"), llvm::cl::cat(category));
 
 /// The value of a limit option (--max-memory, --max-work): an integer in
 /// [0, 2^63), or `fallback` when the option is not given (an empty value is
@@ -894,10 +913,31 @@ int main(int argc, char **argv) {
     llvm::errs() << "tile-exec: " << error << "\n";
     return 1;
   }
-  std::string overview = "tile-exec: run tile IR on the CPU\n\n"
-                         "Pipeline options:\n";
+  std::string overview =
+      "tile-exec: run tile IR on the CPU reference executor\n\n"
+      "Runs one kernel on host arrays given with --arg and prints every view\n"
+      "afterwards, a line per row: `NAME[i, j]: v v v`.\n\n"
+      "  tile-exec kernel.mlir --grid=2,1,1 \\\n"
+      "      --arg='f32[4x8]=iota' --arg='f32[4x8]=fill:-1' --arg='i32=3'\n\n"
+      "--arg, one per kernel argument, in order:\n"
+      "  TYPE=VALUE            a scalar: TYPE i1, i8, i16, i32, i64, index, "
+      "f16,\n"
+      "                        bf16 or f32; VALUE a number, inf, -inf or nan\n"
+      "  TYPE[D0xD1x...]=INIT  a view, row-major; INIT zeros | iota | "
+      "fill:V |\n"
+      "                        values:V,V,... (repeated cyclically) |\n"
+      "                        random:SEED[:LO:HI] (uniform in [LO, HI), "
+      "default\n"
+      "                        [-1, 1))\n"
+      "  @FILE.npy             a view read from a NumPy file (its shape, its\n"
+      "                        values converted to the argument's element "
+      "type)\n"
+      "Values must fit their type (i32=1.5 is an error, not truncated).\n\n"
+      "Pipeline options (--pipeline is --tile-pipeline; none runs by "
+      "default):\n";
   llvm::raw_string_ostream os(overview);
   pipelineOptions.printHelp(os, ReadByExecutor);
+  llvm::cl::HideUnrelatedOptions(category);
   llvm::cl::ParseCommandLineOptions(rest.size(), rest.data(), overview);
 
   DialectRegistry registry;

@@ -190,6 +190,15 @@ LogicalResult verifyLaunchHints(Operation *op, DictionaryAttr hints,
         return op->emitOpError()
                << where << ": '" << key << "' must be an integer";
       int64_t v = value.getInt();
+      // A count such as 12 likely includes the producer warpgroup that
+      // tilegpu-warp-specialize adds (docs/kernels.md's gemm: 8 + 4).
+      if (key == "num_warps" && v > 8 && v <= 32 && llvm::isPowerOf2_64(v - 4))
+        return op->emitOpError()
+               << where << ": num_warps must be a power of two in [1, 32], got "
+               << v
+               << "; a warp-specialized kernel's producer warpgroup (4 warps) "
+                  "is added by the compiler: give the consumer warps, "
+               << v - 4 << " for " << v << " in all";
       if (key == "num_warps" && (v < 1 || v > 32 || !llvm::isPowerOf2_64(v)))
         return op->emitOpError()
                << where << ": num_warps must be a power of two in [1, 32], got "

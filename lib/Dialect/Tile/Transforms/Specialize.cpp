@@ -434,9 +434,18 @@ struct TileSpecializePass
 
 LogicalResult mlir::tile::specializeKernel(func::FuncOp kernel,
                                            const SpecializeOptions &options) {
-  if (options.numWarps < 0 || options.numWarps > 32 ||
-      (options.numWarps && !llvm::isPowerOf2_32(options.numWarps)))
-    return kernel.emitError() << "num-warps must be a power of two in [1, 32]";
+  // A count such as 12 likely includes the producer warpgroup that
+  // tilegpu-warp-specialize adds (docs/kernels.md's gemm: 8 + 4).
+  int64_t warps = options.numWarps;
+  if (warps > 8 && warps <= 32 && llvm::isPowerOf2_64(warps - 4))
+    return kernel.emitError()
+           << "num-warps must be a power of two in [1, 32], got " << warps
+           << "; a warp-specialized kernel's producer warpgroup (4 warps) is "
+              "added by the compiler: give the consumer warps, "
+           << warps - 4 << " for " << warps << " in all";
+  if (warps < 0 || warps > 32 || (warps && !llvm::isPowerOf2_64(warps)))
+    return kernel.emitError()
+           << "num-warps must be a power of two in [1, 32], got " << warps;
   // The launch-hint verifier's range; 0 keeps the kernel's hint.
   if (options.occupancy < 0 || options.occupancy > 32)
     return kernel.emitError() << "occupancy must be in [0, 32] (0: keep the "

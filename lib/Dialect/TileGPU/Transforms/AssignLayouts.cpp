@@ -702,6 +702,17 @@ struct TileGPUAssignLayoutsPass
     };
     if (numWarps <= 0 && warps != base && !fits(warps) && fits(base))
       warps = base;
+    // A count such as 12 likely includes the producer warpgroup that
+    // tilegpu-warp-specialize adds (docs/kernels.md's gemm: 8 + 4).
+    if (warps > 8 && warps <= 32 && llvm::isPowerOf2_32(warps - 4)) {
+      func.emitError() << "num_warps must be a power of two in [1, 32], got "
+                       << warps
+                       << "; a warp-specialized kernel's producer warpgroup "
+                          "(4 warps) is added by the compiler: give the "
+                          "consumer warps, "
+                       << warps - 4 << " for " << warps << " in all";
+      return signalPassFailure();
+    }
     if (warps < 1 || warps > 32 || !llvm::isPowerOf2_32(warps)) {
       func.emitError() << "num_warps must be a power of two in [1, 32], got "
                        << warps;

@@ -31,6 +31,15 @@ func.func @kernel_warps_range() attributes {tile.kernel = {num_warps = 64 : i32}
 
 // -----
 
+// 12 = 8 consumer warps + the producer warpgroup that warp specialization
+// adds (docs/kernels.md's gemm): the message says which number to give.
+// expected-error @+1 {{'func.func' op 'tile.kernel' hints for sm_90a: num_warps must be a power of two in [1, 32], got 12; a warp-specialized kernel's producer warpgroup (4 warps) is added by the compiler: give the consumer warps, 8 for 12 in all}}
+func.func @kernel_warps_with_producer() attributes {tile.kernel = {hints = {sm_90a = {num_warps = 12 : i32}}}} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'func.func' op 'tile.kernel': occupancy must be in [1, 32], got 0}}
 func.func @kernel_occupancy() attributes {tile.kernel = {occupancy = 0 : i32}} {
   return

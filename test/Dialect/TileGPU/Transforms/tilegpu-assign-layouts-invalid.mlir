@@ -5,9 +5,14 @@
 // tile dialect's verifier).
 // RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts=shared-layout=banked 2>&1 | FileCheck %s --check-prefix=SHARED
 // RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts=num-warps=3 2>&1 | FileCheck %s --check-prefix=WARPS
+// 12 and 20 count the producer warpgroup that warp specialization adds.
+// RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts=num-warps=12 2>&1 | FileCheck %s --check-prefix=WARPS12
+// RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts=num-warps=20 2>&1 | FileCheck %s --check-prefix=WARPS20
 
-// SHARED: tilegpu-assign-layouts-invalid.mlir:[[# @LINE + 2]]:1: error: shared-layout must be padded or swizzled, got 'banked'
-// WARPS: tilegpu-assign-layouts-invalid.mlir:[[# @LINE + 1]]:1: error: num_warps must be a power of two in [1, 32], got 3
+// SHARED: tilegpu-assign-layouts-invalid.mlir:[[# @LINE + 4]]:1: error: shared-layout must be padded or swizzled, got 'banked'
+// WARPS: tilegpu-assign-layouts-invalid.mlir:[[# @LINE + 3]]:1: error: num_warps must be a power of two in [1, 32], got 3{{$}}
+// WARPS12: tilegpu-assign-layouts-invalid.mlir:[[# @LINE + 2]]:1: error: num_warps must be a power of two in [1, 32], got 12; a warp-specialized kernel's producer warpgroup (4 warps) is added by the compiler: give the consumer warps, 8 for 12 in all
+// WARPS20: tilegpu-assign-layouts-invalid.mlir:[[# @LINE + 1]]:1: error: num_warps must be a power of two in [1, 32], got 20; a warp-specialized kernel's producer warpgroup (4 warps) is added by the compiler: give the consumer warps, 16 for 20 in all
 func.func @bad_options(%A: !tile.view<?x?xf32>) attributes {tile.kernel = {num_warps = 4 : i32}} {
   return
 }
