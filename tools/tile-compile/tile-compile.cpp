@@ -365,9 +365,14 @@ LogicalResult writeBundle(const tile::PipelineOptions &options,
                    << ec.message() << "\n";
       return failure();
     }
+  // createUniqueDirectory puts a relative prefix under the system's
+  // temporary folder: the sibling must be named by an absolute path (a
+  // relative -o DIR with a parent failed: "cannot create sub/x").
+  SmallString<256> sibling(dir + ".tmp");
+  llvm::sys::fs::make_absolute(sibling);
   SmallString<256> temp;
   if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory(dir + ".tmp", temp)) {
+          llvm::sys::fs::createUniqueDirectory(sibling, temp)) {
     llvm::errs() << "tile-compile: cannot create " << dir << ": "
                  << ec.message() << "\n";
     return failure();
