@@ -379,7 +379,7 @@ LogicalResult writeBundle(const tile::PipelineOptions &options,
   }
   // Whatever fails below, the temporary folder goes.
   bool done = false;
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     if (!done)
       llvm::sys::fs::remove_directories(temp);
   });
