@@ -140,7 +140,9 @@ def _body_complete(text: str, start: int) -> bool:
 
 def scan_ptx(ptx: str) -> PtxInfo:
     """tilebundle::scanPtx: .version, .target and each .entry's parameter
-    sizes, comments ignored. ValueError without a .target or an .entry."""
+    sizes, comments ignored. ValueError without a .target or an .entry, or
+    for a PTX cut short (an entry without its closed parameter list and
+    body, unbalanced braces)."""
     text = strip_comments(ptx)
     info = PtxInfo(text=text)
     pos, n = 0, len(text)
@@ -170,6 +172,11 @@ def scan_ptx(ptx: str) -> PtxInfo:
             name = (rest if open_ < 0 else rest[:open_]).strip(" \t\r\n")
             if not name:
                 continue
+            # A file cut inside the parameter list or before the body: the
+            # parameters read so far would be taken for all of them.
+            if close < 0 or (open_ >= 0 and text.find("{", pos) < 0):
+                raise ValueError(f"the PTX is truncated: .entry {name} has no "
+                                 "closed parameter list and body")
             sizes = []
             if open_ >= 0:
                 params = rest[open_ + 1:].split(".param")[1:]
@@ -179,6 +186,16 @@ def scan_ptx(ptx: str) -> PtxInfo:
             info.ends.append(pos if close >= 0 else -1)
     if not info.target:
         raise ValueError("the PTX has no .target directive")
+    depth = 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                break
+    if depth != 0:
+        raise ValueError("the PTX is truncated: its braces do not balance")
     if not info.entries:
         raise ValueError("the PTX declares no .entry")
     return info
