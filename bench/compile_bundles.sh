@@ -12,6 +12,10 @@
 #         dtypes: fmha bf16 D=128 and fp16 D=64 (the perf set's best configurations)
 #         kernels: gemm, softmax and layernorm (kernels/*.mlir): the variants
 #                  bench/check_kernels.py checks and bench_kernels.py times
+#         splitk : kernels/gemm_splitk.mlir for skinny GEMMs (M <= 128, long
+#                  K): tiles x SPLIT_K x stages, f16 and bf16, and two sm_80
+#                  variants, named splitk-DTYPE-mBMnBN-kSK[-sS]-CHIP:
+#                  bench/check_splitk.py checks and times them
 #         data   : the kernels of test/Pipelines/Inputs/data (gather, scatter,
 #                  atomics, tile.read, element offsets, argmax) for sm_90a
 #                  and sm_80, named NAME-CHIP: bench/check_data_ops.py
@@ -394,6 +398,29 @@ hopper)
       --ping-pong=on "${OVERLAP[@]}"
   done
   ;;
+splitk)
+  KERNEL=gemm_splitk
+  for dt in f16 bf16; do
+    dts="IN_DTYPE=$dt,OUT_DTYPE=$dt"
+    for bn in 64 128 256; do
+      for sk in 1 2 3 4 6 8; do
+        variant "splitk-$dt-m64n$bn-k$sk-sm_90a" "BLOCK_M=64,BLOCK_N=$bn,SPLIT_K=$sk,$dts"
+      done
+    done
+    for sk in 2 4 8; do
+      variant "splitk-$dt-m64n128-k$sk-s6-sm_90a" "BLOCK_M=64,BLOCK_N=128,SPLIT_K=$sk,$dts" --stages=6
+    done
+    for sk in 2 4 8; do
+      variant "splitk-$dt-m64n128-k$sk-o2-sm_90a" "BLOCK_M=64,BLOCK_N=128,SPLIT_K=$sk,$dts" --occupancy=2
+    done
+    for sk in 1 2 4; do
+      variant "splitk-$dt-m128n128-k$sk-sm_90a" "BLOCK_M=128,BLOCK_N=128,SPLIT_K=$sk,$dts" --num-warps=8
+    done
+  done
+  CHIP=sm_80 variant "splitk-f16-m64n64-k4-sm_80" "BLOCK_M=64,BLOCK_N=64,SPLIT_K=4"
+  CHIP=sm_80 variant "splitk-bf16-m64n128-k3-sm_80" "BLOCK_M=64,BLOCK_N=128,SPLIT_K=3,IN_DTYPE=bf16,OUT_DTYPE=bf16,HAS_BIAS=true,ACTIVATION=2"
+  variant "splitk-f16-m64n128-k4-epi-sm_90a" "BLOCK_M=64,BLOCK_N=128,SPLIT_K=4,TRANS_B=true,HAS_BIAS=true,ACTIVATION=2,OUT_DTYPE=f32"
+  ;;
 data)
   for chip in sm_90a sm_80; do
     for f in "$root"/test/Pipelines/Inputs/data/*.mlir; do
@@ -404,7 +431,7 @@ data)
   done
   ;;
 *)
-  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, data)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data)" >&2
   exit 2
   ;;
 esac

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks kernels/{gemm,softmax,layernorm}.mlir on the CPU reference executor
+"""Checks kernels/{gemm,gemm_splitk,softmax,layernorm}.mlir on the CPU reference executor
 against an independent float64 reference (pure Python, no numpy).
 
     check_kernel.py --tile-exec BIN --kernels DIR softmax --m 3 --n 77 \
@@ -66,6 +66,9 @@ def decode(dtype, words):
         bits = array.array("I", (int(w, 16) << 16 for w in words))
     elif dtype == "f32":
         bits = array.array("I", (int(w, 16) for w in words))
+    elif dtype == "i32":
+        bits = array.array("I", (int(w, 16) for w in words))
+        return [float(x) for x in struct.unpack("<%di" % n, bits.tobytes())]
     else:
         raise ValueError(dtype)
     return list(struct.unpack("<%df" % n, bits.tobytes()))
@@ -274,6 +277,31 @@ class Gemm:
                 report.element("C", i * n + j, c[i * n + j], ref, tol)
 
 
+class GemmSplitK(Gemm):
+    """kernels/gemm_splitk.mlir: the GEMM of Gemm with K split over SPLIT_K
+    blocks whose f32 partial tiles meet in the workspace Work. Work and
+    Locks start at zero and must be zero again after the launch (the block
+    that adds the last partial tile resets them for the next launch)."""
+    kernel = "gemm_splitk.mlir"
+
+    def __init__(self, a, params):
+        super().__init__(a)
+        tiles = (-(-a.m // int(params["BLOCK_M"]))) * (-(-a.n // int(params["BLOCK_N"])))
+        # One lock more than the tiles: a block that wrote past its own
+        # lock would leave it non-zero.
+        self.views += [View("Work", "f32", [a.m, a.n], "zeros"),
+                       View("Locks", "i32", [tiles + 1], "zeros")]
+
+    def check(self, v, report):
+        super().check(v, report)
+        for name in ("Work", "Locks"):
+            left = [i for i, value in enumerate(v[name].values) if value != 0.0]
+            if left:
+                report.failures.append("%s: %d elements not reset to 0 (first "
+                                       "%s[%d] = %r)" % (name, len(left), name, left[0],
+                                                         v[name].values[left[0]]))
+
+
 # --- checking -------------------------------------------------------------------
 
 
@@ -341,25 +369,31 @@ def main():
     s.add_argument("--dtype", default="f16", choices=["f16", "bf16", "f32"])
     s.add_argument("--rms", action="store_true")
     s.add_argument("--eps", type=float, default=1e-5)
-    s = sub.add_parser("gemm", parents=[common])
-    s.add_argument("--m", type=int, required=True)
-    s.add_argument("--n", type=int, required=True)
-    s.add_argument("--k", type=int, required=True)
-    s.add_argument("--in-dtype", default="f16", choices=["f16", "bf16"])
-    s.add_argument("--out-dtype", default="f16", choices=["f16", "bf16", "f32"])
-    s.add_argument("--trans-b", action="store_true")
-    s.add_argument("--bias", action="store_true")
-    s.add_argument("--act", type=int, default=0, choices=[0, 1, 2])
-    s.add_argument("--scale", type=float, default=1.0)
+    for name in ("gemm", "gemm_splitk"):
+        s = sub.add_parser(name, parents=[common])
+        s.add_argument("--m", type=int, required=True)
+        s.add_argument("--n", type=int, required=True)
+        s.add_argument("--k", type=int, required=True)
+        s.add_argument("--in-dtype", default="f16", choices=["f16", "bf16"])
+        s.add_argument("--out-dtype", default="f16", choices=["f16", "bf16", "f32"])
+        s.add_argument("--trans-b", action="store_true")
+        s.add_argument("--bias", action="store_true")
+        s.add_argument("--act", type=int, default=0, choices=[0, 1, 2])
+        s.add_argument("--scale", type=float, default=1.0)
     a = p.parse_args()
 
-    problem = {"softmax": Softmax, "layernorm": LayerNorm, "gemm": Gemm}[a.problem](a)
-    kernel = a.kernels.rstrip("/") + "/" + problem.kernel
+    cls = {"softmax": Softmax, "layernorm": LayerNorm, "gemm": Gemm,
+           "gemm_splitk": GemmSplitK}[a.problem]
+    kernel = a.kernels.rstrip("/") + "/" + cls.kernel
     params, grid, requires = kernel_metadata(kernel)
-    bind = dict(problem.bind)
+    chosen = {}
     for item in filter(None, a.params.split(",")):
         name, _, value = item.partition("=")
-        bind[name.strip()] = value.strip()
+        chosen[name.strip()] = value.strip()
+    # The workspace's shape depends on the tiles: that problem sees them.
+    problem = cls(a, {**params, **chosen}) if cls is GemmSplitK else cls(a)
+    bind = dict(problem.bind)
+    bind.update(chosen)
     unknown = set(bind) - set(params)
     if unknown:
         print("error: %s has no parameter %s" % (kernel, ", ".join(sorted(unknown))))

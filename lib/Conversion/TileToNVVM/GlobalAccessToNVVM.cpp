@@ -626,7 +626,7 @@ struct AtomicLowering : OpConversionPattern<tilegpu::AtomicOp> {
 };
 
 /// A scalar atomic: thread 0 of the block performs it between two block
-/// barriers (a release then publishes the block's earlier writes, an
+/// (or consumer) barriers (a release then publishes the block's earlier writes, an
 /// acquire orders the block's later reads) and hands the old value to every
 /// thread through the scratch area.
 struct ScalarAtomicLowering : OpConversionPattern<tile::AtomicOp> {
@@ -639,11 +639,10 @@ struct ScalarAtomicLowering : OpConversionPattern<tile::AtomicOp> {
       return op.emitOpError()
              << "a tile atomic reaches the lowering: run tilegpu-lower-"
                 "memory-ops";
-    // recordConsumerBarriers marks those in a warp-specialized kernel's
-    // consumers, whose threads do not include thread 0.
-    if (op->hasAttr(kBarrierThreadsAttrName))
-      return op.emitOpError() << "scalar atomics are not lowered in "
-                                 "warp-specialized kernels";
+    // In a warp-specialized kernel's consumers (recordConsumerBarriers
+    // marks those) the barriers are the consumers' and thread 0, the first
+    // consumer thread, performs the atomic for them: the producer warps
+    // write no global memory a release would need to publish.
     unsigned rank = op.getView().getType().getRank();
     ViewDescriptor view = unpackView(rewriter, loc, adaptor.getView(), rank);
     SmallVector<Value> coords(adaptor.getIndices());

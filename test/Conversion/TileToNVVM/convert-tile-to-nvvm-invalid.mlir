@@ -360,20 +360,3 @@ func.func @atomic_replicated_result(%A: !tile.view<?xf32>) attributes {tilegpu.n
   tilegpu.store %o, %A[%c0] dims [0] : tensor<16xf32, #b>, !tile.view<?xf32>
   return
 }
-
-// -----
-
-// A scalar atomic elects thread 0 of the block; a warp-specialized kernel's
-// consumers do not hold it.
-func.func @scalar_atomic_in_consumers(%L: !tile.view<?xi32>) attributes {tilegpu.num_warps = 12 : i32} {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  tilegpu.warp_specialize producer(warps = 4, regs = 40) {
-    tilegpu.named_barrier 2, 128 arrive
-  } consumers(warps = 8, regs = 232) {
-    // expected-error @+2 {{'tile.atomic' op scalar atomics are not lowered in warp-specialized kernels}}
-    // expected-error @+1 {{failed to legalize operation 'tile.atomic' that was explicitly marked illegal}}
-    tile.atomic add %c1, %L[%c0] : i32, !tile.view<?xi32>
-  }
-  return
-}

@@ -72,6 +72,21 @@ LogicalResult mlir::tile::describeKernelForBundle(func::FuncOp kernel,
     if (!isDeadBranch(op))
       mark(op.getView(), true);
   });
+  kernel.walk([&](Operation *op) {
+    if (isDeadBranch(op))
+      return;
+    if (auto read = dyn_cast<ReadOp>(op))
+      mark(read.getView(), false);
+    else if (auto gather = dyn_cast<GatherOp>(op))
+      mark(gather.getView(), false);
+    else if (auto scatter = dyn_cast<ScatterOp>(op))
+      mark(scatter.getView(), true);
+    else if (auto atomic = dyn_cast<AtomicOp>(op)) {
+      // A read-modify-write: the old values are read, whether returned or not.
+      mark(atomic.getView(), false);
+      mark(atomic.getView(), true);
+    }
+  });
 
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
     auto name = kernel.getArgAttrOfType<StringAttr>(
