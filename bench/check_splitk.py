@@ -98,6 +98,8 @@ def timing(kernels, rounds):
                  and params(k).get("IN_DTYPE") == dt and params(k).get("OUT_DTYPE") == dt
                  and not params(k).get("TRANS_B", False) and not params(k).get("HAS_BIAS", False)
                  and params(k).get("ACTIVATION", 0) == 0]
+        if not cands:
+            continue
         for m in (16, 64, 128):
             n = kk = 8192
             flop = 2.0 * m * n * kk

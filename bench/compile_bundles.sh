@@ -399,23 +399,26 @@ hopper)
   done
   ;;
 splitk)
+  # The sweep of 2026-12-03 (docs/perf.md): deep pipelines matter most (the
+  # kernel streams B), splitting K only at M = 16.
   KERNEL=gemm_splitk
   for dt in f16 bf16; do
     dts="IN_DTYPE=$dt,OUT_DTYPE=$dt"
-    for bn in 64 128 256; do
-      for sk in 1 2 3 4 6 8; do
-        variant "splitk-$dt-m64n$bn-k$sk-sm_90a" "BLOCK_M=64,BLOCK_N=$bn,SPLIT_K=$sk,$dts"
+    for sk in 1 2 4; do
+      for st in 6 8; do
+        variant "splitk-$dt-m64n128-k$sk-s$st-sm_90a" "BLOCK_M=64,BLOCK_N=128,SPLIT_K=$sk,$dts" --stages=$st
+      done
+      variant "splitk-$dt-m64n128b128-k$sk-s4-sm_90a" "BLOCK_M=64,BLOCK_N=128,BLOCK_K=128,SPLIT_K=$sk,$dts" --stages=4
+    done
+    for sk in 1 2; do
+      for st in 5 6; do
+        variant "splitk-$dt-m128n128-k$sk-s$st-sm_90a" "BLOCK_M=128,BLOCK_N=128,SPLIT_K=$sk,$dts" --num-warps=8 --stages=$st
       done
     done
-    for sk in 2 4 8; do
-      variant "splitk-$dt-m64n128-k$sk-s6-sm_90a" "BLOCK_M=64,BLOCK_N=128,SPLIT_K=$sk,$dts" --stages=6
+    for sk in 2 4; do
+      variant "splitk-$dt-m64n256-k$sk-s4-sm_90a" "BLOCK_M=64,BLOCK_N=256,SPLIT_K=$sk,$dts" --stages=4
     done
-    for sk in 2 4 8; do
-      variant "splitk-$dt-m64n128-k$sk-o2-sm_90a" "BLOCK_M=64,BLOCK_N=128,SPLIT_K=$sk,$dts" --occupancy=2
-    done
-    for sk in 1 2 4; do
-      variant "splitk-$dt-m128n128-k$sk-sm_90a" "BLOCK_M=128,BLOCK_N=128,SPLIT_K=$sk,$dts" --num-warps=8
-    done
+    variant "splitk-$dt-m64n64-k2-s6-o2-sm_90a" "BLOCK_M=64,BLOCK_N=64,SPLIT_K=2,$dts" --stages=6 --occupancy=2
   done
   CHIP=sm_80 variant "splitk-f16-m64n64-k4-sm_80" "BLOCK_M=64,BLOCK_N=64,SPLIT_K=4"
   CHIP=sm_80 variant "splitk-bf16-m64n128-k3-sm_80" "BLOCK_M=64,BLOCK_N=128,SPLIT_K=3,IN_DTYPE=bf16,OUT_DTYPE=bf16,HAS_BIAS=true,ACTIVATION=2"
