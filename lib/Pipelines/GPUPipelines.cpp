@@ -48,7 +48,9 @@ int64_t mlir::tile::getMaxSharedMemoryPerBlock(StringRef chip) {
 }
 
 std::string mlir::tile::getPTXFeatures(StringRef chip) {
-  return chip.ends_with("a") ? "+ptx80" : "";
+  // PTX 8.0 for sm_90a (wgmma, setmaxnreg), 8.1 for the vector reductions
+  // (red.global.add.v4.f32) of sm_90 and sm_90a.
+  return chip.starts_with("sm_90") ? "+ptx81" : "";
 }
 
 /// Ends `stage` with its checkpoint; true when the pipeline goes on.

@@ -316,7 +316,7 @@ LogicalResult buildSourceToPTXPipeline(OpPassManager &pm,
 /// Shared memory per block the chip offers (bytes).
 int64_t getMaxSharedMemoryPerBlock(StringRef chip);
 
-/// PTX ISA features a chip needs (+ptx80 for sm_90a).
+/// PTX ISA features a chip needs (+ptx81 for sm_90 and sm_90a).
 std::string getPTXFeatures(StringRef chip);
 
 /// Makes the NVPTX back end use 32-bit shared-memory pointers

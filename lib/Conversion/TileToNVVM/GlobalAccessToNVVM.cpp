@@ -594,6 +594,16 @@ struct AtomicLowering : OpConversionPattern<tilegpu::AtomicOp> {
       mask = unpackVector(rewriter, loc, adaptor.getMask());
     Value zero = arith::ConstantOp::create(rewriter, loc,
                                            rewriter.getZeroAttr(elementType));
+    if (op.getVector()) {
+      unsigned width = accessWidth(op, type, layout, op.getOffsets(),
+                                   op.getDims(), rank);
+      if (width > 1) {
+        reduceVectors(rewriter, loc, op, type, layout, view, threadPart,
+                      adaptor.getOffsets(), owner, values, width);
+        rewriter.eraseOp(op);
+        return success();
+      }
+    }
     SmallVector<Value> old;
     for (int64_t reg = 0; reg < layout.getNumRegs(); ++reg) {
       SmallVector<Value> coords =
@@ -622,6 +632,60 @@ struct AtomicLowering : OpConversionPattern<tilegpu::AtomicOp> {
     else
       rewriter.eraseOp(op);
     return success();
+  }
+
+  /// `vector`: each run of `width` registers along the contiguous dimension
+  /// (aligned, as accessWidth proved) is added by one red.global.add.vN.f32
+  /// when its last element is inside the view; else element by element.
+  static void reduceVectors(OpBuilder &b, Location loc, tilegpu::AtomicOp op,
+                            RankedTensorType type,
+                            const RegisterLayout &layout,
+                            const ViewDescriptor &view,
+                            ArrayRef<Value> threadPart, ValueRange offsets,
+                            Value owner, ArrayRef<Value> values,
+                            unsigned width) {
+    Type f32 = b.getF32Type();
+    std::string asmText = "red.global.add.v" + std::to_string(width) +
+                          ".f32 [$0], {";
+    std::string constraints = "l";
+    for (unsigned k = 0; k < width; ++k) {
+      asmText += (k ? ", $" : "$") + std::to_string(k + 1);
+      constraints += ",f";
+    }
+    asmText += "};";
+    auto one = [&](OpBuilder &ib, ArrayRef<Value> coords, Value value) {
+      Value in = inBounds(ib, loc, view, coords);
+      if (owner)
+        in = arith::AndIOp::create(ib, loc, in, owner);
+      auto ifOp = scf::IfOp::create(ib, loc, in, /*else=*/false);
+      OpBuilder::InsertionGuard guard(ib);
+      ib.setInsertionPointToStart(ifOp.thenBlock());
+      Value addr = viewElementAddress(ib, loc, view, coords, f32);
+      emitAtomic(ib, loc, tile::AtomicKind::add, tile::MemoryOrder::relaxed,
+                 addr, value, Value());
+    };
+    for (int64_t reg = 0; reg < layout.getNumRegs(); reg += width) {
+      SmallVector<Value> coords = registerViewCoords(
+          b, loc, type, layout, threadPart, offsets, op.getDims(), reg);
+      Value full = arith::AndIOp::create(
+          b, loc, inBounds(b, loc, view, coords),
+          inBounds(b, loc, view, along(b, loc, coords, width - 1)));
+      if (owner)
+        full = arith::AndIOp::create(b, loc, full, owner);
+      auto ifOp = scf::IfOp::create(b, loc, full, /*else=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      SmallVector<Value> operands{
+          viewElementAddress(b, loc, view, coords, f32)};
+      llvm::append_range(operands, values.slice(reg, width));
+      LLVM::InlineAsmOp::create(
+          b, loc, TypeRange{}, operands, asmText, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      for (unsigned k = 0; k < width; ++k)
+        one(b, along(b, loc, coords, k), values[reg + k]);
+    }
   }
 };
 

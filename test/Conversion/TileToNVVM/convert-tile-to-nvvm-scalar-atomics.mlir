@@ -49,3 +49,23 @@ func.func @scalar_atomic_in_consumers(%L: !tile.view<?xi32>) attributes {tilegpu
   }
   return
 }
+
+// -----
+
+// A `vector` tile add: each thread's four consecutive f32 columns (16-byte
+// aligned: the view's align and a zero offset) in one red.global.add.v4.f32
+// when the run is inside the view; else element by element.
+#b4 = #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+// CHECK-LABEL: gpu.func @vector_red
+// CHECK: scf.if
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"red.global.add.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f"
+// CHECK: } else {
+// CHECK-COUNT-4: llvm.atomicrmw fadd
+// CHECK-NOT: llvm.atomicrmw
+// CHECK: gpu.return
+func.func @vector_red(%A: !tile.view<?xf32> {tile.align = 16 : i64}) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %t = tile.full 1.0 shape [128] : tensor<128xf32, #b4>
+  tilegpu.atomic add %t, %A[%c0] dims [0] vector : tensor<128xf32, #b4>, !tile.view<?xf32>
+  return
+}

@@ -768,7 +768,16 @@ struct TileGPUAssignLayoutsPass
     if (failed(LayoutAssigner(func, warps, sharedLayout == "padded", version,
                               coalesce->isForced())
                    .run()))
-      signalPassFailure();
+      return signalPassFailure();
+    // sm_90 and newer add f32 vectors in one reduction (red.v2/v4.f32).
+    if (isHopperOrNewer(chip))
+      func.walk([](AtomicOp atomic) {
+        if (atomic.getKind() == tile::AtomicKind::add &&
+            atomic.getValue().getType().getElementType().isF32() &&
+            !atomic.getResult() && !atomic.getMask() &&
+            atomic.getSem() == tile::MemoryOrder::relaxed)
+          atomic.setVector(true);
+      });
   }
 };
 

@@ -147,6 +147,8 @@ struct TileGPUCheckResourcesPass
     if (isa<MbarrierWaitOp, MbarrierExpectTxOp, TmaCopyOp, FenceAsyncSharedOp>(
             op))
       return "sm_90";
+    if (auto atomic = dyn_cast<AtomicOp>(op); atomic && atomic.getVector())
+      return "sm_90";
     return "";
   }
 

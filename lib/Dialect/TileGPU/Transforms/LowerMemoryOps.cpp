@@ -174,7 +174,7 @@ LogicalResult lowerAtomic(tile::AtomicOp atomic) {
       b, loc, resultType ? TypeRange{resultType} : TypeRange{},
       atomic.getKindAttr(), squeeze(atomic.getValue()), atomic.getView(),
       offsets, b.getDenseI64ArrayAttr(dims), squeeze(atomic.getCompare()),
-      squeeze(atomic.getMask()), atomic.getSemAttr());
+      squeeze(atomic.getMask()), atomic.getSemAttr(), /*vector=*/nullptr);
   if (Value result = atomic.getResult()) {
     Value back = newAtomic.getResult();
     if (back.getType() != type)

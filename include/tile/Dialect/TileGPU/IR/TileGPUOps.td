@@ -75,19 +75,27 @@ def TileGPU_AtomicOp : TileGPU_Op<"atomic", [AttrSizedOperandSegments,
     tilegpu.atomic add %dq, %DQ[%b, %h, %m, %c0] dims [2, 3]
         : tensor<64x128xf32, #mma>, !tile.view<?x?x?x?xf32>
     ```
+
+    With `vector` (set by `tilegpu-assign-layouts` for the chips that have
+    it, sm_90 and newer: a relaxed f32 `add` whose old values are not
+    returned and that has no mask), the elements a thread holds
+    consecutively along the view's contiguous dimension, as far as the
+    alignment is proven, are combined by one vector reduction
+    (`red.global.add.v2.f32` / `.v4.f32`); at the view's edge, one by one.
   }];
   let arguments = (ins Tile_AtomicKindAttr:$kind, TileGPU_Tensor:$value,
                    Tile_ViewType:$view, Variadic<I32>:$offsets,
                    DenseI64ArrayAttr:$dims,
                    Optional<TileGPU_Tensor>:$compare,
                    Optional<TileGPU_Tensor>:$mask,
-                   DefaultValuedAttr<Tile_MemoryOrderAttr, "::mlir::tile::MemoryOrder::relaxed">:$sem);
+                   DefaultValuedAttr<Tile_MemoryOrderAttr, "::mlir::tile::MemoryOrder::relaxed">:$sem,
+                   UnitAttr:$vector);
   let results = (outs Optional<TileGPU_Tensor>:$result);
   let assemblyFormat = [{
     $kind $value `,` $view `[` $offsets `]` `dims` $dims
     (`compare` $compare^ `:` type($compare))? (`mask` $mask^ `:` type($mask))?
-    (`sem` $sem^)? attr-dict `:` type($value) `,` type($view)
-    (`->` type($result)^)?
+    (`sem` $sem^)? (`vector` $vector^)? attr-dict `:` type($value) `,`
+    type($view) (`->` type($result)^)?
   }];
 }
 
