@@ -214,7 +214,66 @@ class AddNormBackward:
                                F32_BUDGET * db_mag[j] + ATOL["f32"])
 
 
-PROBLEMS = {"add_norm": AddNorm, "add_norm_backward": AddNormBackward}
+class Rope:
+    kernel = "rope.mlir"
+
+    def __init__(self, a, r):
+        t, hq, hk, d, half, dt = a.tokens, a.hq, a.hk, a.d, a.half, a.dtype
+        self.t, self.hq, self.hk, self.d, self.half, self.dtype = t, hq, hk, d, half, dt
+        self.inter, self.p = a.interleaved, a.max_pos
+        self.q = rand_values(r, dt, t * hq * d, a.lo, a.hi)
+        self.k = rand_values(r, dt, t * hk * d, a.lo, a.hi)
+        theta = [10000.0 ** (-i / half) for i in range(half)]
+        self.cos = [to_f32(math.cos(pp * th)) for pp in range(self.p) for th in theta]
+        self.sin = [to_f32(math.sin(pp * th)) for pp in range(self.p) for th in theta]
+        # Positions: random (repeats included), and out-of-range ones (max_pos,
+        # -1, far past) that must give zero rows.
+        self.pos = [r.randrange(self.p) for _ in range(t)]
+        for i, bad in zip((1, 4, 6), (self.p, -1, 1 << 30)):
+            if i < t and a.bad_pos:
+                self.pos[i] = bad
+        self.views = [View("Q", dt, [t, hq, d], self.q, out=True),
+                      View("K", dt, [t, hk, d], self.k, out=True),
+                      View("Cos", "f32", [self.p, half], self.cos),
+                      View("Sin", "f32", [self.p, half], self.sin),
+                      View("Pos", "i32", [t], self.pos)]
+        self.scalars = []
+        self.bind = {"DTYPE": dt, "HALF": str(half), "ROT": str(2 * half),
+                     "INTERLEAVED": "true" if self.inter else "false"}
+        self.unwritten = []
+
+    def check(self, v, report):
+        """Per token, pair (a, b) of the rotated dims: y_a = x_a c - x_b s,
+        y_b = x_b c + x_a s with (c, s) the f32 table entries of the token's
+        position (0, 0 for a position outside the table). Within atol +
+        2 u_out |ref| + 2^-16 (|x_a c| + |x_b s|) (two f32 products and a
+        sum, then one rounding to the output type). Dims past ROT: unchanged,
+        bitwise."""
+        u, atol = UNIT_ROUNDOFF[self.dtype], ATOL[self.dtype]
+        rot = 2 * self.half
+        for name, x, heads in (("Q", self.q, self.hq), ("K", self.k, self.hk)):
+            y = v[name].values
+            for t in range(self.t):
+                p = self.pos[t]
+                ok = 0 <= p < self.p
+                for h in range(heads):
+                    base = (t * heads + h) * self.d
+                    for i in range(self.half):
+                        c = self.cos[p * self.half + i] if ok else 0.0
+                        s = self.sin[p * self.half + i] if ok else 0.0
+                        ia, ib = (2 * i, 2 * i + 1) if self.inter else (i, i + self.half)
+                        xa, xb = x[base + ia], x[base + ib]
+                        tol = F32_BUDGET * (abs(xa * c) + abs(xb * s) + abs(xb * c) + abs(xa * s))
+                        ra, rb = xa * c - xb * s, xb * c + xa * s
+                        report.element(name, base + ia, y[base + ia], ra, atol + 2 * u * abs(ra) + tol)
+                        report.element(name, base + ib, y[base + ib], rb, atol + 2 * u * abs(rb) + tol)
+                    for j in range(rot, self.d):
+                        if y[base + j] != x[base + j]:
+                            report.failures.append("%s[%d] past ROT changed" % (name, base + j))
+
+
+PROBLEMS = {"add_norm": AddNorm, "add_norm_backward": AddNormBackward,
+            "rope": Rope}
 
 
 # --- running --------------------------------------------------------------------
@@ -335,7 +394,15 @@ def main():
 
 
 def add_more_parsers(sub, common):
-    pass
+    s = sub.add_parser("rope", parents=[common])
+    s.add_argument("--tokens", type=int, required=True)
+    s.add_argument("--hq", type=int, required=True)
+    s.add_argument("--hk", type=int, required=True)
+    s.add_argument("--d", type=int, required=True, help="head dim")
+    s.add_argument("--half", type=int, required=True, help="half the rotated dims")
+    s.add_argument("--max-pos", type=int, default=37)
+    s.add_argument("--interleaved", action="store_true")
+    s.add_argument("--bad-pos", action="store_true", help="out-of-range positions")
 
 
 if __name__ == "__main__":
