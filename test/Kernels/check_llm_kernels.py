@@ -272,8 +272,84 @@ class Rope:
                             report.failures.append("%s[%d] past ROT changed" % (name, base + j))
 
 
+def make_ids(r, t, v, bad):
+    """Ids in [0, v) with duplicates (a few hot rows), and with `bad` some
+    out of range (v, -1, 2^30)."""
+    hot = [r.randrange(v) for _ in range(3)]
+    ids = [r.choice(hot) if r.random() < 0.4 else r.randrange(v) for _ in range(t)]
+    for i, b in zip((2, 5, 8), (v, -1, 1 << 30)):
+        if bad and i < t:
+            ids[i] = b
+    return ids
+
+
+class Embedding:
+    kernel = "embedding.mlir"
+
+    def __init__(self, a, r):
+        t, v, n, dt = a.tokens, a.vocab, a.n, a.dtype
+        self.t, self.v, self.n = t, v, n
+        self.w = rand_values(r, dt, v * n, a.lo, a.hi)
+        self.ids = make_ids(r, t, v, a.bad_ids)
+        self.views = [View("W", dt, [v, n], self.w), View("Ids", "i32", [t], self.ids),
+                      View("Out", dt, [t, n], init="fill:nan", out=True)]
+        self.scalars = []
+        self.bind = {"DTYPE": dt}
+        self.unwritten = []
+
+    def check(self, v, report):
+        """Out[t] = W[ids[t]] bitwise (a copy), 0 for an id outside [0, V)."""
+        out = v["Out"].values
+        for t in range(self.t):
+            i = self.ids[t]
+            for j in range(self.n):
+                ref = self.w[i * self.n + j] if 0 <= i < self.v else 0.0
+                k = t * self.n + j
+                # Exact: the tolerance is the smallest positive f32, so any
+                # difference fails and the report keeps its ratio finite.
+                report.element("Out", k, out[k], ref, ATOL["f32"])
+
+
+class EmbeddingBackward:
+    kernel = "embedding_backward.mlir"
+
+    def __init__(self, a, r):
+        t, v, n, dt = a.tokens, a.vocab, a.n, a.dtype
+        self.t, self.v, self.n = t, v, n
+        self.d = rand_values(r, dt, t * n, a.lo, a.hi)
+        self.ids = make_ids(r, t, v, a.bad_ids)
+        self.dw0 = [to_f32(r.uniform(-1, 1)) for _ in range(v * n)]
+        self.views = [View("DOut", dt, [t, n], self.d), View("Ids", "i32", [t], self.ids),
+                      View("DW", "f32", [v, n], self.dw0, out=True)]
+        self.scalars = []
+        self.bind = {"DTYPE": dt}
+        self.unwritten = []
+
+    def check(self, v, report):
+        """DW[i] = start[i] + sum over the tokens with id i of DOut[t] (ids
+        outside [0, V) add nothing), f32 sums in any order: within
+        2^-16 (|start| + sum |DOut|) + f32 atol; rows no token hits stay
+        bitwise."""
+        terms = {}
+        for t in range(self.t):
+            if 0 <= self.ids[t] < self.v:
+                terms.setdefault(self.ids[t], []).append(t)
+        dw = v["DW"].values
+        for i in range(self.v):
+            for j in range(self.n):
+                k = i * self.n + j
+                parts = [self.dw0[k]] + [self.d[t * self.n + j] for t in terms.get(i, [])]
+                if i not in terms:
+                    if dw[k] != self.dw0[k]:
+                        report.failures.append("DW[%d] changed; no token has id %d" % (k, i))
+                    continue
+                report.element("DW", k, dw[k], math.fsum(parts),
+                               F32_BUDGET * math.fsum(map(abs, parts)) + ATOL["f32"])
+
+
 PROBLEMS = {"add_norm": AddNorm, "add_norm_backward": AddNormBackward,
-            "rope": Rope}
+            "rope": Rope, "embedding": Embedding,
+            "embedding_backward": EmbeddingBackward}
 
 
 # --- running --------------------------------------------------------------------
@@ -403,6 +479,12 @@ def add_more_parsers(sub, common):
     s.add_argument("--max-pos", type=int, default=37)
     s.add_argument("--interleaved", action="store_true")
     s.add_argument("--bad-pos", action="store_true", help="out-of-range positions")
+    for name in ("embedding", "embedding_backward"):
+        s = sub.add_parser(name, parents=[common])
+        s.add_argument("--tokens", type=int, required=True)
+        s.add_argument("--vocab", type=int, required=True)
+        s.add_argument("--n", type=int, required=True)
+        s.add_argument("--bad-ids", action="store_true", help="out-of-range ids")
 
 
 if __name__ == "__main__":
