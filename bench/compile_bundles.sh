@@ -466,10 +466,15 @@ norms)
   variant "emb-bf16-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,DTYPE=bf16" --num-warps=4
   CHIP=sm_80 variant "emb-n4096-r1-w4-sm80" "ROWS=1,BLOCK_N=4096" --num-warps=4
   KERNEL=embedding_backward
+  # One element a lane (coalesced atomics, the default) and 16-byte vector
+  # loads (-vec: 8 consecutive atomics a thread).
   variant "embb-n4096-r1-w4" "ROWS=1,BLOCK_N=4096" --num-warps=4
   variant "embb-n4096-r4-w4" "ROWS=4,BLOCK_N=4096" --num-warps=4
   variant "embb-n4096-r1-w8" "ROWS=1,BLOCK_N=4096" --num-warps=8
   variant "embb-n1024-r4-w4" "ROWS=4,BLOCK_N=1024" --num-warps=4
+  variant "embb-n2048-r2-w8" "ROWS=2,BLOCK_N=2048" --num-warps=8
+  variant "embb-vec-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,LANE_ATOMICS=false" --num-warps=4
+  variant "embb-vec-n1024-r4-w4" "ROWS=4,BLOCK_N=1024,LANE_ATOMICS=false" --num-warps=4
   variant "embb-bf16-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,DTYPE=bf16" --num-warps=4
   CHIP=sm_80 variant "embb-n4096-r1-w4-sm80" "ROWS=1,BLOCK_N=4096" --num-warps=4
   ;;

@@ -7,13 +7,16 @@
 // outside [0, V) adds nothing (the atomic is masked at DW's edges).
 //
 // Each block takes ROWS tokens, BLOCK_N columns at a time (grid y): the id
-// is a scalar read from memory, DOut's row a 16-byte-vector tile load, and
-// the add one atomic a column at element offsets [id, col]. No sort and no
+// is a scalar read from memory and the add one atomic a column at element
+// offsets [id, col]. With LANE_ATOMICS (the default) DOut's row is read one
+// element a lane (a gather), so that each atomic instruction of a warp
+// covers 128 consecutive bytes; without, by 16-byte vectors (fewer load
+// instructions, 8 times the L2 sectors per atomic instruction). No sort and no
 // segment reduction (PyTorch's dense embedding backward sorts the ids):
 // the atomics resolve duplicates in L2.
 //
-// Parameters: ROWS (tokens per block), BLOCK_N (columns per step), DTYPE
-// (f16, bf16, f32: DOut).
+// Parameters: ROWS (tokens per block), BLOCK_N (columns per step),
+// LANE_ATOMICS (the layout above), DTYPE (f16, bf16, f32: DOut).
 //
 // Arguments: DOut [T, N], Ids [T] i32, DW [V, N] f32 (accumulated).
 
@@ -25,8 +28,10 @@ func.func @embedding_backward(
       tile.kernel = {num_warps = 4 : i32,
                      grid = ["cdiv(Ids.0, ROWS)", "cdiv(DW.1, BLOCK_N)", "1"],
                      requires = ["DOut.0 == Ids.0", "DOut.1 == DW.1"]},
-      tile.params = {ROWS = 1 : i32, BLOCK_N = 4096 : i32, DTYPE = f16}} {
+      tile.params = {ROWS = 1 : i32, BLOCK_N = 4096 : i32, LANE_ATOMICS = true,
+                     DTYPE = f16}} {
   %c1 = arith.constant 1 : i32
+  %lanes = tile.param "LANE_ATOMICS" : i1
   %rows = tile.param "ROWS" : i32
   %block_n = tile.param "BLOCK_N" : i32
   %bx = tile.block_id x
@@ -36,12 +41,30 @@ func.func @embedding_backward(
   %t_end0 = arith.addi %t0, %rows : i32
   %tokens = tile.dim %Ids[0] : !tile.view<?xi32>
   %t_end = arith.minsi %t_end0, %tokens : i32
+  %iota = tile.iota shape [1, BLOCK_N] dim 1 : tensor<1x?xi32>
+  %col_t = tile.splat %col shape [1, BLOCK_N] : i32 -> tensor<1x?xi32>
+  %cols = arith.addi %iota, %col_t : tensor<1x?xi32>
   scf.for %t = %t0 to %t_end step %c1 : i32 {
     %id = tile.read %Ids[%t] : !tile.view<?xi32> -> i32
-    %d_lp = tile.load %DOut at [%t, %col] shape [1, BLOCK_N]
-        : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<1x?x!tile.dtype<"DTYPE">>
-    %d = tile.astype %d_lp : tensor<1x?x!tile.dtype<"DTYPE">> -> tensor<1x?xf32>
-    tile.atomic add %d, %DW at [%id, %col] : tensor<1x?xf32>, !tile.view<?x?xf32>
+    scf.if %lanes {
+      // DOut's row through a gather rather than a load, for its layout:
+      // one element a lane along the row, so that each atomic instruction
+      // of a warp adds 32 consecutive f32 (128 bytes, whole L2 sectors).
+      %t_row = tile.splat %t shape [1, BLOCK_N] : i32 -> tensor<1x?xi32>
+      %d_lp = tile.gather %DOut[%t_row, %cols]
+          : !tile.view<?x?x!tile.dtype<"DTYPE">>, tensor<1x?xi32>, tensor<1x?xi32>
+          -> tensor<1x?x!tile.dtype<"DTYPE">>
+      %d = tile.astype %d_lp : tensor<1x?x!tile.dtype<"DTYPE">> -> tensor<1x?xf32>
+      tile.atomic add %d, %DW at [%id, %col] : tensor<1x?xf32>, !tile.view<?x?xf32>
+    } else {
+      // A 16-byte-vector load: each thread holds 8 consecutive elements and
+      // each atomic instruction of a warp touches 32 scattered sectors (8
+      // times the L2 atomic operations; there are no vector atomics yet).
+      %d_lp = tile.load %DOut at [%t, %col] shape [1, BLOCK_N]
+          : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<1x?x!tile.dtype<"DTYPE">>
+      %d = tile.astype %d_lp : tensor<1x?x!tile.dtype<"DTYPE">> -> tensor<1x?xf32>
+      tile.atomic add %d, %DW at [%id, %col] : tensor<1x?xf32>, !tile.view<?x?xf32>
+    }
   }
   return
 }
