@@ -40,12 +40,17 @@ func.func @embedding(
   %t_end0 = arith.addi %t0, %rows : i32
   %tokens = tile.dim %Ids[0] : !tile.view<?xi32>
   %t_end = arith.minsi %t_end0, %tokens : i32
-  scf.for %t = %t0 to %t_end step %c1 : i32 {
-    %id = tile.read %Ids[%t] : !tile.view<?xi32> -> i32
+  // The next token's id is read one step ahead, so that its latency hides
+  // behind this row's copy (a read past the end gives 0, unused).
+  %id0 = tile.read %Ids[%t0] : !tile.view<?xi32> -> i32
+  %last = scf.for %t = %t0 to %t_end step %c1 iter_args(%id = %id0) -> (i32) : i32 {
+    %t1 = arith.addi %t, %c1 : i32
+    %id_next = tile.read %Ids[%t1] : !tile.view<?xi32> -> i32
     %row = tile.load %W at [%id, %col] shape [1, BLOCK_N]
         : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<1x?x!tile.dtype<"DTYPE">>
     tile.store %row, %Out at [%t, %col]
         : tensor<1x?x!tile.dtype<"DTYPE">>, !tile.view<?x?x!tile.dtype<"DTYPE">>
+    scf.yield %id_next : i32
   }
   return
 }

@@ -44,8 +44,12 @@ func.func @embedding_backward(
   %iota = tile.iota shape [1, BLOCK_N] dim 1 : tensor<1x?xi32>
   %col_t = tile.splat %col shape [1, BLOCK_N] : i32 -> tensor<1x?xi32>
   %cols = arith.addi %iota, %col_t : tensor<1x?xi32>
-  scf.for %t = %t0 to %t_end step %c1 : i32 {
-    %id = tile.read %Ids[%t] : !tile.view<?xi32> -> i32
+  // The next token's id is read one step ahead (its latency hides behind
+  // this row's adds; a read past the end gives 0, unused).
+  %id0 = tile.read %Ids[%t0] : !tile.view<?xi32> -> i32
+  %last = scf.for %t = %t0 to %t_end step %c1 iter_args(%id = %id0) -> (i32) : i32 {
+    %t1 = arith.addi %t, %c1 : i32
+    %id_next = tile.read %Ids[%t1] : !tile.view<?xi32> -> i32
     scf.if %lanes {
       // DOut's row through a gather rather than a load, for its layout:
       // one element a lane along the row, so that each atomic instruction
@@ -65,6 +69,7 @@ func.func @embedding_backward(
       %d = tile.astype %d_lp : tensor<1x?x!tile.dtype<"DTYPE">> -> tensor<1x?xf32>
       tile.atomic add %d, %DW at [%id, %col] : tensor<1x?xf32>, !tile.view<?x?xf32>
     }
+    scf.yield %id_next : i32
   }
   return
 }
