@@ -426,13 +426,19 @@ norms)
   CHIP=sm_80 variant "an-rms-n4096-r1-w8-sm80" "ROWS=1,BLOCK_N=4096" --num-warps=8
   # Backward: MAX_BLOCKS blocks walk the rows (2-8 per SM of the H200's
   # 132), each adds its DW (DB) partial once by atomics.
+  # The next row block's loads one step ahead (PREFETCH, the default: two
+  # row blocks in flight a block, a block an SM at N = 4096) or not (-nopf:
+  # fewer registers, two blocks an SM at 8 warps).
   KERNEL=add_norm_backward
-  for b in 264 528 1056; do
+  for b in 132 264 528 1056; do
     variant "anb-rms-n4096-r1-w8-b$b" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=$b" --num-warps=8
+    variant "anb-rms-nopf-n4096-r1-w8-b$b" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=$b,PREFETCH=false" --num-warps=8
   done
+  variant "anb-rms-n4096-r1-w16-b132" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=132" --num-warps=16
   variant "anb-rms-n4096-r1-w16-b264" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=264" --num-warps=16
-  variant "anb-rms-n4096-r2-w16-b528" "ROWS=2,BLOCK_N=4096,MAX_BLOCKS=528" --num-warps=16
-  variant "anb-rms-n1024-r4-w4-b1056" "ROWS=4,BLOCK_N=1024,MAX_BLOCKS=1056" --num-warps=4
+  variant "anb-rms-nopf-n4096-r1-w16-b264" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=264,PREFETCH=false" --num-warps=16
+  variant "anb-rms-n1024-r4-w8-b1056" "ROWS=4,BLOCK_N=1024,MAX_BLOCKS=1056" --num-warps=8
+  variant "anb-rms-nopf-n1024-r4-w4-b1056" "ROWS=4,BLOCK_N=1024,MAX_BLOCKS=1056,PREFETCH=false" --num-warps=4
   variant "anb-rms-n2048-r2-w8-b1056" "ROWS=2,BLOCK_N=2048,MAX_BLOCKS=1056" --num-warps=8
   variant "anb-rms-n8192-r1-w16-b264" "ROWS=1,BLOCK_N=8192,MAX_BLOCKS=264" --num-warps=16
   variant "anb-rms-dres-n4096-r1-w8-b528" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=528,HAS_DRES=true" --num-warps=8

@@ -25,8 +25,9 @@
 // load DY = H = 0, Rstd = 0 and add nothing.
 //
 // Parameters: ROWS (rows per step), BLOCK_N (columns, >= N), MAX_BLOCKS (the
-// most blocks: several per SM), RMS, HAS_DRES, DTYPE (f16, bf16, f32: DY,
-// H, W, DRes, DX).
+// most blocks: several per SM), PREFETCH (load the next row block's DY and
+// H one step ahead: two row blocks in flight a block, for a few more
+// registers), RMS, HAS_DRES, DTYPE (f16, bf16, f32: DY, H, W, DRes, DX).
 //
 // Arguments: DY, H [M, N]; W [N]; Mean (not read with RMS), Rstd [M] f32;
 // DRes [M, N] (read with HAS_DRES); DX [M, N] (output); DW, DB [N] f32
@@ -52,10 +53,11 @@ func.func @add_norm_backward(
                                  "RMS || (Mean.0 == DY.0 && DB.0 == DY.1)",
                                  "!HAS_DRES || (DRes.0 == DY.0 && DRes.1 == DY.1)"]},
       tile.params = {ROWS = 1 : i32, BLOCK_N = 4096 : i32, MAX_BLOCKS = 1056 : i32,
-                     RMS = true, HAS_DRES = false, DTYPE = f16}} {
+                     PREFETCH = true, RMS = true, HAS_DRES = false, DTYPE = f16}} {
   %c0 = arith.constant 0 : i32
   %rms = tile.param "RMS" : i1
   %has_dres = tile.param "HAS_DRES" : i1
+  %prefetch = tile.param "PREFETCH" : i1
   %rows = tile.param "ROWS" : i32
   %bid = tile.block_id x
   %blocks = tile.num_blocks x
@@ -75,16 +77,33 @@ func.func @add_norm_backward(
   %w_row = tile.reshape %w shape [1, BLOCK_N] : tensor<?xf32> -> tensor<1x?xf32>
   %w_t = tile.broadcast %w_row shape [ROWS, BLOCK_N] : tensor<1x?xf32> -> tensor<?x?xf32>
 
-  %acc:2 = scf.for %rb = %bid to %row_blocks step %blocks
-      iter_args(%dw_a = %zero_t, %db_a = %zero_t)
-      -> (tensor<?x?xf32>, tensor<?x?xf32>) : i32 {
-    %dy_lp = tile.load %DY[%rb, %c0] shape [ROWS, BLOCK_N]
-        : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    %h_lp = tile.load %H[%rb, %c0] shape [ROWS, BLOCK_N]
-        : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  // With PREFETCH, DY and H of the next row block are loaded one step
+  // ahead (kept in DTYPE: few registers), so that a block has two row
+  // blocks in flight: their loads overlap this one's reductions and
+  // stores. Past the last row block the loads are masked off (zeros, no
+  // memory access).
+  %dy0 = tile.load %DY[%bid, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  %h0 = tile.load %H[%bid, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  %acc:4 = scf.for %rb = %bid to %row_blocks step %blocks
+      iter_args(%dw_a = %zero_t, %db_a = %zero_t, %dy_lp = %dy0, %h_lp = %h0)
+      -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>) : i32 {
+    %rb_next = arith.addi %rb, %blocks : i32
+    %cur:2, %next:2 = scf.if %prefetch
+        -> (tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>,
+            tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>) {
+      %dy_n = tile.load %DY[%rb_next, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+      %h_n = tile.load %H[%rb_next, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+      scf.yield %dy_lp, %h_lp, %dy_n, %h_n : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>
+    } else {
+      // Without PREFETCH the carried tiles pass through unused (and fold
+      // away): this row block's loads, here.
+      %dy_c = tile.load %DY[%rb, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+      %h_c = tile.load %H[%rb, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+      scf.yield %dy_c, %h_c, %dy_lp, %h_lp : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>
+    }
     %rstd_v = tile.load %Rstd[%rb] shape [ROWS] : !tile.view<?xf32> -> tensor<?xf32>
-    %dy = tile.astype %dy_lp : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?xf32>
-    %h = tile.astype %h_lp : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?xf32>
+    %dy = tile.astype %cur#0 : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?xf32>
+    %h = tile.astype %cur#1 : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?xf32>
     %rstd_r = tile.reshape %rstd_v shape [ROWS, 1] : tensor<?xf32> -> tensor<?x1xf32>
     %rstd_t = tile.broadcast %rstd_r shape [ROWS, BLOCK_N] : tensor<?x1xf32> -> tensor<?x?xf32>
     %hc = scf.if %rms -> tensor<?x?xf32> {
@@ -135,7 +154,8 @@ func.func @add_norm_backward(
       %s = arith.addf %db_a, %dy : tensor<?x?xf32>
       scf.yield %s : tensor<?x?xf32>
     }
-    scf.yield %dw_n, %db_n : tensor<?x?xf32>, tensor<?x?xf32>
+    scf.yield %dw_n, %db_n, %next#0, %next#1
+        : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>
   }
 
   // The block's partial sums, one atomic add per column.
