@@ -12,8 +12,9 @@
 // once: 2 x T x N elements.
 //
 // Choosing the parameters: BLOCK_N the whole row up to 4096-8192 (8-32
-// f16 values a thread), ROWS 1-4; registers are few (the row and its
-// addresses), so many blocks share an SM and keep enough bytes in flight.
+// f16 values a thread), ROWS 1-4 (a block keeps two rows in flight: the
+// next row is loaded before this one is stored); registers are few (two
+// rows and their addresses), so many blocks share an SM.
 //
 // Parameters: ROWS (tokens per block), BLOCK_N (columns per step), DTYPE
 // (f16, bf16, f32: W and Out).
@@ -40,17 +41,30 @@ func.func @embedding(
   %t_end0 = arith.addi %t0, %rows : i32
   %tokens = tile.dim %Ids[0] : !tile.view<?xi32>
   %t_end = arith.minsi %t_end0, %tokens : i32
-  // The next token's id is read one step ahead, so that its latency hides
-  // behind this row's copy (a read past the end gives 0, unused).
+  // Two rows in flight a block: the next token's row is loaded before this
+  // one is stored, and the id after it read one more step ahead (its
+  // latency hides too). Past the block's last token the row index is -1:
+  // the load is masked off (no memory access).
+  %m1 = arith.constant -1 : i32
+  %c2 = arith.constant 2 : i32
   %id0 = tile.read %Ids[%t0] : !tile.view<?xi32> -> i32
-  %last = scf.for %t = %t0 to %t_end step %c1 iter_args(%id = %id0) -> (i32) : i32 {
-    %t1 = arith.addi %t, %c1 : i32
-    %id_next = tile.read %Ids[%t1] : !tile.view<?xi32> -> i32
-    %row = tile.load %W at [%id, %col] shape [1, BLOCK_N]
+  %t0_1 = arith.addi %t0, %c1 : i32
+  %id1_raw = tile.read %Ids[%t0_1] : !tile.view<?xi32> -> i32
+  %has1 = arith.cmpi slt, %t0_1, %t_end : i32
+  %id1 = arith.select %has1, %id1_raw, %m1 : i32
+  %row0 = tile.load %W at [%id0, %col] shape [1, BLOCK_N]
+      : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<1x?x!tile.dtype<"DTYPE">>
+  %last:2 = scf.for %t = %t0 to %t_end step %c1 iter_args(%row = %row0, %id_next = %id1)
+      -> (tensor<1x?x!tile.dtype<"DTYPE">>, i32) : i32 {
+    %row_next = tile.load %W at [%id_next, %col] shape [1, BLOCK_N]
         : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<1x?x!tile.dtype<"DTYPE">>
+    %t2 = arith.addi %t, %c2 : i32
+    %id2_raw = tile.read %Ids[%t2] : !tile.view<?xi32> -> i32
+    %has2 = arith.cmpi slt, %t2, %t_end : i32
+    %id2 = arith.select %has2, %id2_raw, %m1 : i32
     tile.store %row, %Out at [%t, %col]
         : tensor<1x?x!tile.dtype<"DTYPE">>, !tile.view<?x?x!tile.dtype<"DTYPE">>
-    scf.yield %id_next : i32
+    scf.yield %row_next, %id2 : tensor<1x?x!tile.dtype<"DTYPE">>, i32
   }
   return
 }
