@@ -82,24 +82,35 @@ func.func @add_norm_backward(
   // blocks in flight: their loads overlap this one's reductions and
   // stores. Past the last row block the loads are masked off (zeros, no
   // memory access).
-  %dy0 = tile.load %DY[%bid, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-  %h0 = tile.load %H[%bid, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  %dy0 = tile.load %DY[%bid, %c0] shape [ROWS, BLOCK_N]
+      : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  %h0 = tile.load %H[%bid, %c0] shape [ROWS, BLOCK_N]
+      : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
   %acc:4 = scf.for %rb = %bid to %row_blocks step %blocks
       iter_args(%dw_a = %zero_t, %db_a = %zero_t, %dy_lp = %dy0, %h_lp = %h0)
-      -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>) : i32 {
+      -> (tensor<?x?xf32>, tensor<?x?xf32>,
+          tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>) : i32 {
     %rb_next = arith.addi %rb, %blocks : i32
     %cur:2, %next:2 = scf.if %prefetch
         -> (tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>,
             tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>) {
-      %dy_n = tile.load %DY[%rb_next, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-      %h_n = tile.load %H[%rb_next, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-      scf.yield %dy_lp, %h_lp, %dy_n, %h_n : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>
+      %dy_n = tile.load %DY[%rb_next, %c0] shape [ROWS, BLOCK_N]
+          : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+      %h_n = tile.load %H[%rb_next, %c0] shape [ROWS, BLOCK_N]
+          : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+      scf.yield %dy_lp, %h_lp, %dy_n, %h_n
+          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>,
+            tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>
     } else {
       // Without PREFETCH the carried tiles pass through unused (and fold
       // away): this row block's loads, here.
-      %dy_c = tile.load %DY[%rb, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-      %h_c = tile.load %H[%rb, %c0] shape [ROWS, BLOCK_N] : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-      scf.yield %dy_c, %h_c, %dy_lp, %h_lp : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>
+      %dy_c = tile.load %DY[%rb, %c0] shape [ROWS, BLOCK_N]
+          : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+      %h_c = tile.load %H[%rb, %c0] shape [ROWS, BLOCK_N]
+          : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+      scf.yield %dy_c, %h_c, %dy_lp, %h_lp
+          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>,
+            tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>
     }
     %rstd_v = tile.load %Rstd[%rb] shape [ROWS] : !tile.view<?xf32> -> tensor<?xf32>
     %dy = tile.astype %cur#0 : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?xf32>
@@ -155,7 +166,8 @@ func.func @add_norm_backward(
       scf.yield %s : tensor<?x?xf32>
     }
     scf.yield %dw_n, %db_n, %next#0, %next#1
-        : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>
+        : tensor<?x?xf32>, tensor<?x?xf32>,
+          tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>
   }
 
   // The block's partial sums, one atomic add per column.
