@@ -421,6 +421,8 @@ norms)
     variant "an-$r-n8192-r1-w8" "ROWS=1,BLOCK_N=8192,RMS=$rms" --num-warps=8
     variant "an-$r-n8192-r1-w16" "ROWS=1,BLOCK_N=8192,RMS=$rms" --num-warps=16
   done
+  variant "an-rms-n16384-r1-w16" "ROWS=1,BLOCK_N=16384" --num-warps=16
+  variant "an-rms-n16384-r1-w32" "ROWS=1,BLOCK_N=16384" --num-warps=32
   variant "an-rms-bf16-n4096-r1-w8" "ROWS=1,BLOCK_N=4096,DTYPE=bf16" --num-warps=8
   variant "an-rms-n4096-r1-w4-o6" "ROWS=1,BLOCK_N=4096" --num-warps=4 --occupancy=6
   CHIP=sm_80 variant "an-rms-n4096-r1-w8-sm80" "ROWS=1,BLOCK_N=4096" --num-warps=8
@@ -441,11 +443,13 @@ norms)
   variant "anb-rms-nopf-n1024-r4-w4-b1056" "ROWS=4,BLOCK_N=1024,MAX_BLOCKS=1056,PREFETCH=false" --num-warps=4
   variant "anb-rms-n2048-r2-w8-b1056" "ROWS=2,BLOCK_N=2048,MAX_BLOCKS=1056" --num-warps=8
   variant "anb-rms-n8192-r1-w16-b264" "ROWS=1,BLOCK_N=8192,MAX_BLOCKS=264" --num-warps=16
+  variant "anb-rms-nopf-n8192-r1-w32-b132" "ROWS=1,BLOCK_N=8192,MAX_BLOCKS=132,PREFETCH=false" --num-warps=32
   variant "anb-rms-dres-n4096-r1-w8-b528" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=528,HAS_DRES=true" --num-warps=8
   variant "anb-rms-bf16-n4096-r1-w8-b528" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=528,DTYPE=bf16" --num-warps=8
   variant "anb-ln-n4096-r1-w8-b528" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=528,RMS=false" --num-warps=8
   variant "anb-ln-n4096-r1-w16-b264" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=264,RMS=false" --num-warps=16
-  variant "anb-ln-n1024-r4-w4-b1056" "ROWS=4,BLOCK_N=1024,MAX_BLOCKS=1056,RMS=false" --num-warps=4
+  variant "anb-ln-n1024-r4-w8-b1056" "ROWS=4,BLOCK_N=1024,MAX_BLOCKS=1056,RMS=false" --num-warps=8
+  variant "anb-ln-nopf-n1024-r4-w4-b1056" "ROWS=4,BLOCK_N=1024,MAX_BLOCKS=1056,RMS=false,PREFETCH=false" --num-warps=4
   CHIP=sm_80 variant "anb-rms-n4096-r1-w8-b528-sm80" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=528" --num-warps=8
   # RoPE, head dim 128 (HALF = 64) and 64 (HALF = 32).
   KERNEL=rope
