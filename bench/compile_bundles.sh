@@ -19,6 +19,8 @@
 #         data   : the kernels of test/Pipelines/Inputs/data (gather, scatter,
 #                  atomics, tile.read, element offsets, argmax) for sm_90a
 #                  and sm_80, named NAME-CHIP: bench/check_data_ops.py
+#         norms  : the memory-bound LLM kernels (add_norm and its backward,
+#                  rope, embedding and its backward): bench/check_norms.py
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build),
 #   ALLOW_SPILLS (default 1): tile-compile refuses a kernel that ptxas
 #   reports spilling unless --allow-spills; these sets keep spilling
@@ -433,8 +435,91 @@ data)
     done
   done
   ;;
+norms)
+  # The memory-bound kernels of an LLM layer (docs/kernels.md), sm_90a and
+  # a few sm_80, none spilling: the candidates bench/check_norms.py checks
+  # and times (the fastest that passes is ours). Rows whole in registers,
+  # 16-byte vectors along N, 8-32 f32 values a thread.
+  KERNEL=add_norm
+  for rms in true false; do
+    r=$([ $rms = true ] && echo rms || echo ln)
+    variant "an-$r-n1024-r2-w4" "ROWS=2,BLOCK_N=1024,RMS=$rms" --num-warps=4
+    variant "an-$r-n2048-r1-w4" "ROWS=1,BLOCK_N=2048,RMS=$rms" --num-warps=4
+    variant "an-$r-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,RMS=$rms" --num-warps=4
+    variant "an-$r-n4096-r1-w8" "ROWS=1,BLOCK_N=4096,RMS=$rms" --num-warps=8
+    variant "an-$r-n4096-r2-w8" "ROWS=2,BLOCK_N=4096,RMS=$rms" --num-warps=8
+    variant "an-$r-n8192-r1-w8" "ROWS=1,BLOCK_N=8192,RMS=$rms" --num-warps=8
+    variant "an-$r-n8192-r1-w16" "ROWS=1,BLOCK_N=8192,RMS=$rms" --num-warps=16
+  done
+  variant "an-rms-n16384-r1-w16" "ROWS=1,BLOCK_N=16384" --num-warps=16
+  variant "an-rms-n16384-r1-w32" "ROWS=1,BLOCK_N=16384" --num-warps=32
+  variant "an-rms-bf16-n4096-r1-w8" "ROWS=1,BLOCK_N=4096,DTYPE=bf16" --num-warps=8
+  variant "an-rms-n4096-r1-w4-o6" "ROWS=1,BLOCK_N=4096" --num-warps=4 --occupancy=6
+  CHIP=sm_80 variant "an-rms-n4096-r1-w8-sm80" "ROWS=1,BLOCK_N=4096" --num-warps=8
+  # Backward: MAX_BLOCKS blocks walk the rows (2-8 per SM of the H200's
+  # 132), each adds its DW (DB) partial once by atomics.
+  # The next row block's loads one step ahead (PREFETCH, the default: two
+  # row blocks in flight a block, a block an SM at N = 4096) or not (-nopf:
+  # fewer registers, two blocks an SM at 8 warps).
+  KERNEL=add_norm_backward
+  for b in 132 264 528 1056; do
+    variant "anb-rms-n4096-r1-w8-b$b" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=$b" --num-warps=8
+    variant "anb-rms-nopf-n4096-r1-w8-b$b" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=$b,PREFETCH=false" --num-warps=8
+  done
+  variant "anb-rms-n4096-r1-w16-b132" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=132" --num-warps=16
+  variant "anb-rms-n4096-r1-w16-b264" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=264" --num-warps=16
+  variant "anb-rms-nopf-n4096-r1-w16-b264" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=264,PREFETCH=false" --num-warps=16
+  variant "anb-rms-n1024-r4-w8-b1056" "ROWS=4,BLOCK_N=1024,MAX_BLOCKS=1056" --num-warps=8
+  variant "anb-rms-nopf-n1024-r4-w4-b1056" "ROWS=4,BLOCK_N=1024,MAX_BLOCKS=1056,PREFETCH=false" --num-warps=4
+  variant "anb-rms-n2048-r2-w8-b1056" "ROWS=2,BLOCK_N=2048,MAX_BLOCKS=1056" --num-warps=8
+  variant "anb-rms-n8192-r1-w16-b264" "ROWS=1,BLOCK_N=8192,MAX_BLOCKS=264" --num-warps=16
+  variant "anb-rms-nopf-n8192-r1-w32-b132" "ROWS=1,BLOCK_N=8192,MAX_BLOCKS=132,PREFETCH=false" --num-warps=32
+  variant "anb-rms-dres-n4096-r1-w8-b528" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=528,HAS_DRES=true" --num-warps=8
+  variant "anb-rms-bf16-n4096-r1-w8-b528" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=528,DTYPE=bf16" --num-warps=8
+  variant "anb-ln-n4096-r1-w8-b528" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=528,RMS=false" --num-warps=8
+  variant "anb-ln-n4096-r1-w16-b264" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=264,RMS=false" --num-warps=16
+  variant "anb-ln-n1024-r4-w8-b1056" "ROWS=4,BLOCK_N=1024,MAX_BLOCKS=1056,RMS=false" --num-warps=8
+  variant "anb-ln-nopf-n1024-r4-w4-b1056" "ROWS=4,BLOCK_N=1024,MAX_BLOCKS=1056,RMS=false,PREFETCH=false" --num-warps=4
+  CHIP=sm_80 variant "anb-rms-n4096-r1-w8-b528-sm80" "ROWS=1,BLOCK_N=4096,MAX_BLOCKS=528" --num-warps=8
+  # RoPE, head dim 128 (HALF = 64) and 64 (HALF = 32).
+  KERNEL=rope
+  for il in false true; do
+    r=$([ $il = true ] && echo gptj || echo neox)
+    variant "rope-$r-d128-r4-h8-w4" "ROWS=4,BLOCK_H=8,INTERLEAVED=$il" --num-warps=4
+    variant "rope-$r-d128-r2-h8-w4" "ROWS=2,BLOCK_H=8,INTERLEAVED=$il" --num-warps=4
+    variant "rope-$r-d128-r8-h8-w8" "ROWS=8,BLOCK_H=8,INTERLEAVED=$il" --num-warps=8
+    variant "rope-$r-d128-r2-h16-w8" "ROWS=2,BLOCK_H=16,INTERLEAVED=$il" --num-warps=8
+    variant "rope-$r-d128-r1-h32-w8" "ROWS=1,BLOCK_H=32,INTERLEAVED=$il" --num-warps=8
+  done
+  variant "rope-neox-bf16-d128-r4-h8-w4" "ROWS=4,BLOCK_H=8,DTYPE=bf16" --num-warps=4
+  variant "rope-neox-d64-r8-h8-w4" "ROWS=8,BLOCK_H=8,HALF=32,ROT=64" --num-warps=4
+  CHIP=sm_80 variant "rope-neox-d128-r4-h8-w4-sm80" "ROWS=4,BLOCK_H=8" --num-warps=4
+  CHIP=sm_80 variant "rope-gptj-d128-r4-h8-w4-sm80" "ROWS=4,BLOCK_H=8,INTERLEAVED=true" --num-warps=4
+  # Embedding and its backward.
+  KERNEL=embedding
+  variant "emb-n4096-r1-w4" "ROWS=1,BLOCK_N=4096" --num-warps=4
+  variant "emb-n4096-r2-w4" "ROWS=2,BLOCK_N=4096" --num-warps=4
+  variant "emb-n4096-r4-w4" "ROWS=4,BLOCK_N=4096" --num-warps=4
+  variant "emb-n4096-r1-w8" "ROWS=1,BLOCK_N=4096" --num-warps=8
+  variant "emb-n2048-r1-w4" "ROWS=1,BLOCK_N=2048" --num-warps=4
+  variant "emb-n1024-r4-w4" "ROWS=4,BLOCK_N=1024" --num-warps=4
+  variant "emb-bf16-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,DTYPE=bf16" --num-warps=4
+  CHIP=sm_80 variant "emb-n4096-r1-w4-sm80" "ROWS=1,BLOCK_N=4096" --num-warps=4
+  KERNEL=embedding_backward
+  # One element a lane (coalesced atomics, the default) and 16-byte vector
+  # loads (-vec: 8 consecutive atomics a thread).
+  variant "embb-n4096-r1-w4" "ROWS=1,BLOCK_N=4096" --num-warps=4
+  variant "embb-n4096-r4-w4" "ROWS=4,BLOCK_N=4096" --num-warps=4
+  variant "embb-n4096-r1-w8" "ROWS=1,BLOCK_N=4096" --num-warps=8
+  variant "embb-n1024-r4-w4" "ROWS=4,BLOCK_N=1024" --num-warps=4
+  variant "embb-n2048-r2-w8" "ROWS=2,BLOCK_N=2048" --num-warps=8
+  variant "embb-vec-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,LANE_ATOMICS=false" --num-warps=4
+  variant "embb-vec-n1024-r4-w4" "ROWS=4,BLOCK_N=1024,LANE_ATOMICS=false" --num-warps=4
+  variant "embb-bf16-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,DTYPE=bf16" --num-warps=4
+  CHIP=sm_80 variant "embb-n4096-r1-w4-sm80" "ROWS=1,BLOCK_N=4096" --num-warps=4
+  ;;
 *)
-  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms)" >&2
   exit 2
   ;;
 esac

@@ -550,7 +550,13 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
         instr.sub = static_cast<uint8_t>(cmp.getPredicate());
         return success();
       })
-      .Case([&](arith::SelectOp select) {
+      .Case([&](arith::SelectOp select) -> LogicalResult {
+        // A view is a kernel argument, not a value to choose: the executor
+        // keeps no view slots for results (a crash before this check).
+        if (isa<ViewType>(select.getType()))
+          return select.emitError()
+                 << "tile executor: arith.select between views is not "
+                    "supported; branch with scf.if around the accesses";
         bool scalarCondition =
             !isa<RankedTensorType>(select.getCondition().getType());
         instr.opc = scalarCondition && isa<RankedTensorType>(select.getType())

@@ -174,3 +174,17 @@ func.func @truncf_rounding(%x: f32) {
 func.func @grid_kernel(%x: i32) {
   return
 }
+
+// Choosing a view with arith.select is refused (it crashed the executor).
+// RUN: not tile-exec %s --kernel=select_view --arg='f32[4]=zeros' \
+// RUN:   --arg='f32[4]=zeros' --arg='i1=1' 2>&1 | FileCheck %s --check-prefix=SELVIEW
+func.func @select_view(%A: !tile.view<?xf32> {tile.name = "A"},
+                       %B: !tile.view<?xf32> {tile.name = "B"},
+                       %c: i1 {tile.name = "c"}) {
+  %c0 = arith.constant 0 : i32
+  // SELVIEW: errors.mlir:[[@LINE+1]]:8: error: tile executor: arith.select between views is not supported; branch with scf.if around the accesses
+  %v = arith.select %c, %A, %B : !tile.view<?xf32>
+  %x = tile.full 1.0 shape [4] : tensor<4xf32>
+  tile.store %x, %v[%c0] : tensor<4xf32>, !tile.view<?xf32>
+  return
+}
