@@ -595,8 +595,8 @@ struct AtomicLowering : OpConversionPattern<tilegpu::AtomicOp> {
     Value zero = arith::ConstantOp::create(rewriter, loc,
                                            rewriter.getZeroAttr(elementType));
     if (op.getVector()) {
-      unsigned width = accessWidth(op, type, layout, op.getOffsets(),
-                                   op.getDims(), rank);
+      unsigned width =
+          accessWidth(op, type, layout, op.getOffsets(), op.getDims(), rank);
       if (width > 1) {
         reduceVectors(rewriter, loc, op, type, layout, view, threadPart,
                       adaptor.getOffsets(), owner, values, width);
@@ -638,15 +638,14 @@ struct AtomicLowering : OpConversionPattern<tilegpu::AtomicOp> {
   /// (aligned, as accessWidth proved) is added by one red.global.add.vN.f32
   /// when its last element is inside the view; else element by element.
   static void reduceVectors(OpBuilder &b, Location loc, tilegpu::AtomicOp op,
-                            RankedTensorType type,
-                            const RegisterLayout &layout,
+                            RankedTensorType type, const RegisterLayout &layout,
                             const ViewDescriptor &view,
                             ArrayRef<Value> threadPart, ValueRange offsets,
                             Value owner, ArrayRef<Value> values,
                             unsigned width) {
     Type f32 = b.getF32Type();
-    std::string asmText = "red.global.add.v" + std::to_string(width) +
-                          ".f32 [$0], {";
+    std::string asmText =
+        "red.global.add.v" + std::to_string(width) + ".f32 [$0], {";
     std::string constraints = "l";
     for (unsigned k = 0; k < width; ++k) {
       asmText += (k ? ", $" : "$") + std::to_string(k + 1);
@@ -690,8 +689,8 @@ struct AtomicLowering : OpConversionPattern<tilegpu::AtomicOp> {
 };
 
 /// A scalar atomic: thread 0 of the block performs it between two block
-/// (or consumer) barriers (a release then publishes the block's earlier writes, an
-/// acquire orders the block's later reads) and hands the old value to every
+/// (or consumer) barriers (a release then publishes the block's earlier writes,
+/// an acquire orders the block's later reads) and hands the old value to every
 /// thread through the scratch area.
 struct ScalarAtomicLowering : OpConversionPattern<tile::AtomicOp> {
   using OpConversionPattern::OpConversionPattern;
