@@ -418,6 +418,9 @@ moe)
     KERNEL=grouped_gemm
     if [ "$chip" = sm_90a ]; then
       variant "grouped_gemm-n256p-$chip" "BLOCK_N=256,MAX_BLOCKS=132"
+      # C straight from the accumulators (no 16-byte stores through shared
+      # memory): one pipeline stage more.
+      variant "grouped_gemm-n256p-nc-$chip" "BLOCK_N=256,MAX_BLOCKS=132" --coalesce-stores=off
       variant "grouped_gemm-n128p-$chip" "MAX_BLOCKS=132"
       variant "grouped_gemm-n128-$chip" ""
       variant "grouped_gemm-tw-n256p-$chip" "TRANS_W=true,BLOCK_N=256,MAX_BLOCKS=132"
