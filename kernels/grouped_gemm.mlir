@@ -220,8 +220,13 @@ func.func @grouped_gemm(
         %col0_t = tile.splat %col0 shape [BLOCK_M, BLOCK_N] : i32 -> tensor<?x?xi32>
         %c_iota = tile.iota shape [BLOCK_M, BLOCK_N] dim 1 : tensor<?x?xi32>
         %cols = arith.addi %c_iota, %col0_t : tensor<?x?xi32>
-        %end_t = tile.splat %end shape [BLOCK_M, BLOCK_N] : i32 -> tensor<?x?xi32>
-        %mine = arith.cmpi slt, %rows, %end_t : tensor<?x?xi32>
+        // Rows i < end - row0 are the expert's (a compare of an iota with a
+        // splat: built in any layout for free, so the mask takes the
+        // accumulator's layout without a conversion through shared memory,
+        // which would cost a pipeline stage).
+        %left = arith.subi %end, %row0 : i32
+        %left_t = tile.splat %left shape [BLOCK_M, BLOCK_N] : i32 -> tensor<?x?xi32>
+        %mine = arith.cmpi slt, %r_iota, %left_t : tensor<?x?xi32>
         tile.scatter %y_lp, %Y[%rows, %cols] mask %mine : tensor<?x?xi1>
             : tensor<?x?x!tile.dtype<"OUT_DTYPE">>, !tile.view<?x?x!tile.dtype<"OUT_DTYPE">>,
               tensor<?x?xi32>, tensor<?x?xi32>
