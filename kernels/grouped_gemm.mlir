@@ -19,29 +19,27 @@
 // 2 BLOCK_N GEMM tile) and writes silu(gate) * up = gate / (1 + 2^(-gate
 // log2 e)) * up in f32 before rounding. Y is then [T, I].
 //
-// Which block does what: expert e's rows touch the aligned BLOCK_M-row
-// blocks floor(Offsets[e] / BLOCK_M) .. floor((Offsets[e+1] - 1) / BLOCK_M),
-// so it needs at most floor(Offsets[e+1] / BLOCK_M) - floor(Offsets[e] /
-// BLOCK_M) + 1 tiles of BLOCK_M rows. Numbering expert e's tiles from
-//   g(e) = floor(Offsets[e] / BLOCK_M) + e
-// gives every expert that many "virtual" row tiles, g increasing, and
-// floor(T / BLOCK_M) + E of them in all: a grid fixed by the shapes alone
-// (no host read of the offsets, so the launch can be captured in a CUDA
-// graph), with at most one idle row tile per expert (an expert of 0 rows
-// has one, which does nothing). A tile finds its expert by a binary search
-// on g over the offsets (tile.read: ceil(log2 E) scalar reads, cached), and
-// starts at row Offsets[e] + BLOCK_M j, j = v - g(e). Its rows never cross
-// into the next expert: X is read at element offsets (rows past the expert
-// read the next expert's tokens, which only reach Y's rows that are not
-// written), and a tile whose rows run past the expert's end (at most one
-// per expert and column of tiles) is written by a masked scatter; full
-// tiles by a plain store at element offsets.
-//
-// The tiles (virtual row tile, column tile) are numbered in grouped order
-// as in gemm.mlir (GROUP_M row tiles at a time, column by column, so that
-// the blocks running together share panels of X and W in L2), and block b
-// takes tiles b, b + blocks, ... (MAX_BLOCKS = the number of SMs: a
-// persistent grid).
+// Which block does what: expert e has cdiv(Offsets[e+1] - Offsets[e],
+// BLOCK_M) row tiles, R of them in all; the R x cdiv(N, BLOCK_N) tiles are
+// numbered without gaps in grouped order as in gemm.mlir (GROUP_M row tiles
+// at a time, column by column, so that the blocks running together share
+// panels of X and W in L2), and block b takes tiles b, b + blocks, ...
+// (MAX_BLOCKS = the number of SMs: a persistent grid). Each block computes
+// R in one pass over Offsets (E scalar reads, tile.read, cached); the grid
+// is an upper bound fixed by the shapes alone, (floor(T / BLOCK_M) + E)
+// column tiles' worth (no host read of the offsets, so the launch can be
+// captured in a CUDA graph; blocks past the tiles exit). A tile finds its
+// expert by walking a cursor (expert e, P(e) = the row tiles before it)
+// carried from the block's previous tile, a step or two, and starts at row
+// Offsets[e] + BLOCK_M j, j = v - P(e). (A first version numbered
+// floor(Offsets[e] / BLOCK_M) + e "virtual" row tiles per expert, found by
+// a binary search: one idle tile per expert, which unbalanced the blocks by
+// a whole wave at 8 experts of 2048 rows.) Its rows never cross into the
+// next expert: X is read at element offsets (rows past the expert read the
+// next expert's tokens, which only reach Y's rows that are not written),
+// and a tile whose rows run past the expert's end (at most one per expert
+// and column of tiles) is written by a masked scatter; full tiles by a
+// plain store at element offsets.
 //
 // Parameters (tile.params, bound by tile-specialize):
 //   BLOCK_M, BLOCK_N, BLOCK_K  the tile of Y and the K step
@@ -88,16 +86,31 @@ func.func @grouped_gemm(
   %num_k = arith.ceildivsi %k_size, %block_k : i32
   %n_size = tile.dim %Y[1] : !tile.view<?x?x!tile.dtype<"OUT_DTYPE">>
   %experts = tile.dim %W[0] : !tile.view<?x?x?x!tile.dtype<"IN_DTYPE">>
-  %full_m = arith.divsi %t_size, %block_m : i32
-  %tiles_m = arith.addi %full_m, %experts : i32
+  // Row tiles of each expert, cdiv(count, BLOCK_M), and their sum R: one
+  // pass over Offsets a block (E scalar reads, cached), so that the tiles
+  // are numbered without gaps and the blocks share them as evenly as a
+  // dense GEMM's.
+  %off_first = tile.read %Offsets[%c0] : !tile.view<?xi32> -> i32
+  %tiles_m, %off_last = scf.for %ex = %c0 to %experts step %c1
+      iter_args(%r = %c0, %prev = %off_first) -> (i32, i32) : i32 {
+    %ex1 = arith.addi %ex, %c1 : i32
+    %o = tile.read %Offsets[%ex1] : !tile.view<?xi32> -> i32
+    %cnt = arith.subi %o, %prev : i32
+    %nt = arith.ceildivsi %cnt, %block_m : i32
+    %r2 = arith.addi %r, %nt : i32
+    scf.yield %r2, %o : i32, i32
+  }
   %tiles_n = arith.ceildivsi %n_size, %block_n : i32
   %tiles = arith.muli %tiles_m, %tiles_n : i32
   %group_tiles = arith.muli %group_m, %tiles_n : i32
   %first = tile.block_id x
   %blocks = tile.num_blocks x
-  scf.for %tile = %first to %tiles step %blocks : i32 {
-    // Tile `tile` in grouped order (gemm.mlir): virtual row tile v, column
-    // tile bid_n.
+  // The loop carries a cursor: expert ec and P(ec), the row tiles of the
+  // experts before it.
+  %cur_e, %cur_p = scf.for %tile = %first to %tiles step %blocks
+      iter_args(%ec = %c0, %pc = %c0) -> (i32, i32) : i32 {
+    // Tile `tile` in grouped order (gemm.mlir): row tile v, column tile
+    // bid_n.
     %group = arith.divsi %tile, %group_tiles : i32
     %group_first = arith.muli %group, %group_m : i32
     %group_left = arith.subi %tiles_m, %group_first : i32
@@ -107,45 +120,50 @@ func.func @grouped_gemm(
     %v = arith.addi %group_first, %row_in_group : i32
     %bid_n = arith.divsi %in_group, %group_rows : i32
 
-    // The expert: the last e in [0, E) with g(e) <= v (binary search; g is
-    // strictly increasing). When even g(0) > v (Offsets[0] >= BLOCK_M), e
-    // stays 0 and j < 0: the tile is idle.
-    %e, %e_hi = scf.while (%lo = %c0, %hi = %experts) : (i32, i32) -> (i32, i32) {
-      %span = arith.subi %hi, %lo : i32
-      %more = arith.cmpi sgt, %span, %c1 : i32
-      scf.condition(%more) %lo, %hi : i32, i32
+    // The expert e with P(e) <= v < P(e + 1): the cursor walks back while
+    // P(e) > v, then forward while P(e + 1) <= v (experts of no rows have
+    // no tiles and are stepped over). Consecutive tiles of a block are
+    // close in v, so a walk is a step or two; P(0) = 0 <= v < P(E) = R
+    // bounds both walks.
+    %eb, %pb = scf.while (%e0 = %ec, %p0 = %pc) : (i32, i32) -> (i32, i32) {
+      %back = arith.cmpi sgt, %p0, %v : i32
+      scf.condition(%back) %e0, %p0 : i32, i32
     } do {
-    ^bb0(%lo: i32, %hi: i32):
-      %sum = arith.addi %lo, %hi : i32
-      %mid = arith.divsi %sum, %c2 : i32
-      %off_mid = tile.read %Offsets[%mid] : !tile.view<?xi32> -> i32
-      %blk_mid = arith.divsi %off_mid, %block_m : i32
-      %g_mid = arith.addi %blk_mid, %mid : i32
-      %left = arith.cmpi sle, %g_mid, %v : i32
-      %lo2 = arith.select %left, %mid, %lo : i32
-      %hi2 = arith.select %left, %hi, %mid : i32
-      scf.yield %lo2, %hi2 : i32, i32
+    ^bb0(%e0: i32, %p0: i32):
+      %em = arith.subi %e0, %c1 : i32
+      %o_lo = tile.read %Offsets[%em] : !tile.view<?xi32> -> i32
+      %o_hi = tile.read %Offsets[%e0] : !tile.view<?xi32> -> i32
+      %n_back = arith.subi %o_hi, %o_lo : i32
+      %t_back = arith.ceildivsi %n_back, %block_m : i32
+      %pm = arith.subi %p0, %t_back : i32
+      scf.yield %em, %pm : i32, i32
+    }
+    %e, %p = scf.while (%e0 = %eb, %p0 = %pb) : (i32, i32) -> (i32, i32) {
+      %e0n = arith.addi %e0, %c1 : i32
+      %o_lo = tile.read %Offsets[%e0] : !tile.view<?xi32> -> i32
+      %o_hi = tile.read %Offsets[%e0n] : !tile.view<?xi32> -> i32
+      %n_fwd = arith.subi %o_hi, %o_lo : i32
+      %t_fwd = arith.ceildivsi %n_fwd, %block_m : i32
+      %p_next = arith.addi %p0, %t_fwd : i32
+      %fwd = arith.cmpi sle, %p_next, %v : i32
+      %e_out = arith.select %fwd, %e0n, %e0 : i32
+      %p_out = arith.select %fwd, %p_next, %p0 : i32
+      scf.condition(%fwd) %e_out, %p_out : i32, i32
+    } do {
+    ^bb0(%e1: i32, %p1: i32):
+      scf.yield %e1, %p1 : i32, i32
     }
     %e1 = arith.addi %e, %c1 : i32
     %start = tile.read %Offsets[%e] : !tile.view<?xi32> -> i32
     %end = tile.read %Offsets[%e1] : !tile.view<?xi32> -> i32
-    %blk_start = arith.divsi %start, %block_m : i32
-    %g_e = arith.addi %blk_start, %e : i32
-    %j = arith.subi %v, %g_e : i32
+    %j = arith.subi %v, %p : i32
     %j_rows = arith.muli %j, %block_m : i32
     %row0 = arith.addi %start, %j_rows : i32
-    %j_ok = arith.cmpi sge, %j, %c0 : i32
-    %rows_ok = arith.cmpi slt, %row0, %end : i32
-    %busy = arith.andi %j_ok, %rows_ok : i1
-    // The K loop stays directly in the tile loop (the software pipeliner's
-    // mbarrier rings number their slots in program order only there): an
-    // idle tile runs no K step and stores nothing.
-    %k_end = arith.select %busy, %num_k, %c0 : i32
     %col0 = arith.muli %bid_n, %block_n : i32
     // acc = X[row0 .., :] @ W[e][:, bid_n], and with SWIGLU the same with
     // Wup, K in steps of BLOCK_K.
     %acc_init = tile.full 0.0 shape [BLOCK_M, BLOCK_N] : tensor<?x?xf32>
-    %acc:2 = scf.for %k = %c0 to %k_end step %c1
+    %acc:2 = scf.for %k = %c0 to %num_k step %c1
         iter_args(%acc_g = %acc_init, %acc_u = %acc_init)
         -> (tensor<?x?xf32>, tensor<?x?xf32>) : i32 {
       %k0 = arith.muli %k, %block_k : i32
@@ -202,36 +220,35 @@ func.func @grouped_gemm(
     } else {
       scf.yield %acc#0 : tensor<?x?xf32>
     }
-    scf.if %busy {
-      %y_lp = tile.astype %out : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"OUT_DTYPE">>
+    %y_lp = tile.astype %out : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"OUT_DTYPE">>
 
-      // Rows row0 .. row0 + BLOCK_M - 1: all the expert's, a plain store; the
-      // expert's last tile, when its rows run past the end, a scatter with
-      // the rows from `end` on masked off (columns past N are outside Y).
-      %row_end = arith.addi %row0, %block_m : i32
-      %whole = arith.cmpi sle, %row_end, %end : i32
-      scf.if %whole {
-        tile.store %y_lp, %Y at [%row0, %col0]
-            : tensor<?x?x!tile.dtype<"OUT_DTYPE">>, !tile.view<?x?x!tile.dtype<"OUT_DTYPE">>
-      } else {
-        %row0_t = tile.splat %row0 shape [BLOCK_M, BLOCK_N] : i32 -> tensor<?x?xi32>
-        %r_iota = tile.iota shape [BLOCK_M, BLOCK_N] dim 0 : tensor<?x?xi32>
-        %rows = arith.addi %r_iota, %row0_t : tensor<?x?xi32>
-        %col0_t = tile.splat %col0 shape [BLOCK_M, BLOCK_N] : i32 -> tensor<?x?xi32>
-        %c_iota = tile.iota shape [BLOCK_M, BLOCK_N] dim 1 : tensor<?x?xi32>
-        %cols = arith.addi %c_iota, %col0_t : tensor<?x?xi32>
-        // Rows i < end - row0 are the expert's (a compare of an iota with a
-        // splat: built in any layout for free, so the mask takes the
-        // accumulator's layout without a conversion through shared memory,
-        // which would cost a pipeline stage).
-        %left = arith.subi %end, %row0 : i32
-        %left_t = tile.splat %left shape [BLOCK_M, BLOCK_N] : i32 -> tensor<?x?xi32>
-        %mine = arith.cmpi slt, %r_iota, %left_t : tensor<?x?xi32>
-        tile.scatter %y_lp, %Y[%rows, %cols] mask %mine : tensor<?x?xi1>
-            : tensor<?x?x!tile.dtype<"OUT_DTYPE">>, !tile.view<?x?x!tile.dtype<"OUT_DTYPE">>,
-              tensor<?x?xi32>, tensor<?x?xi32>
-      }
+    // Rows row0 .. row0 + BLOCK_M - 1: all the expert's, a plain store; the
+    // expert's last tile, when its rows run past the end, a scatter with
+    // the rows from `end` on masked off (columns past N are outside Y).
+    %row_end = arith.addi %row0, %block_m : i32
+    %whole = arith.cmpi sle, %row_end, %end : i32
+    scf.if %whole {
+      tile.store %y_lp, %Y at [%row0, %col0]
+          : tensor<?x?x!tile.dtype<"OUT_DTYPE">>, !tile.view<?x?x!tile.dtype<"OUT_DTYPE">>
+    } else {
+      %row0_t = tile.splat %row0 shape [BLOCK_M, BLOCK_N] : i32 -> tensor<?x?xi32>
+      %r_iota = tile.iota shape [BLOCK_M, BLOCK_N] dim 0 : tensor<?x?xi32>
+      %rows = arith.addi %r_iota, %row0_t : tensor<?x?xi32>
+      %col0_t = tile.splat %col0 shape [BLOCK_M, BLOCK_N] : i32 -> tensor<?x?xi32>
+      %c_iota = tile.iota shape [BLOCK_M, BLOCK_N] dim 1 : tensor<?x?xi32>
+      %cols = arith.addi %c_iota, %col0_t : tensor<?x?xi32>
+      // Rows i < end - row0 are the expert's (a compare of an iota with a
+      // splat: built in any layout for free, so the mask takes the
+      // accumulator's layout without a conversion through shared memory,
+      // which would cost a pipeline stage).
+      %left = arith.subi %end, %row0 : i32
+      %left_t = tile.splat %left shape [BLOCK_M, BLOCK_N] : i32 -> tensor<?x?xi32>
+      %mine = arith.cmpi slt, %r_iota, %left_t : tensor<?x?xi32>
+      tile.scatter %y_lp, %Y[%rows, %cols] mask %mine : tensor<?x?xi1>
+          : tensor<?x?x!tile.dtype<"OUT_DTYPE">>, !tile.view<?x?x!tile.dtype<"OUT_DTYPE">>,
+            tensor<?x?xi32>, tensor<?x?xi32>
     }
+    scf.yield %e, %p : i32, i32
   }
   return
 }
