@@ -2,8 +2,8 @@
 // a loop of scalar code (scf.while: a binary search over offsets; the
 // walks of kernels/grouped_gemm.mlir to a tile's expert are alike): the
 // producer warpgroup runs the same search and reads, so the kernel is
-// warp-specialized with TMA rather than refused. A region with a side effect (an atomic in the
-// search) still refuses it, with a located error.
+// warp-specialized with TMA rather than refused. A region with a side
+// effect (an atomic in the search) still refuses it, with a located error.
 //
 // REQUIRES: ptxas, tile-compile
 //
