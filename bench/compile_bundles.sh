@@ -21,6 +21,8 @@
 #                  and sm_80, named NAME-CHIP: bench/check_data_ops.py
 #         norms  : the memory-bound LLM kernels (add_norm and its backward,
 #                  rope, embedding and its backward): bench/check_norms.py
+#         moe    : the mixture-of-experts kernels (grouped GEMM, router,
+#                  permute, un-permute) for sm_90a and sm_80: bench/check_moe.py
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build),
 #   ALLOW_SPILLS (default 1): tile-compile refuses a kernel that ptxas
 #   reports spilling unless --allow-spills; these sets keep spilling
@@ -518,8 +520,51 @@ norms)
   variant "embb-bf16-n4096-r1-w4" "ROWS=1,BLOCK_N=4096,DTYPE=bf16" --num-warps=4
   CHIP=sm_80 variant "embb-n4096-r1-w4-sm80" "ROWS=1,BLOCK_N=4096" --num-warps=4
   ;;
+moe)
+  # The mixture-of-experts kernels (kernels/grouped_gemm.mlir,
+  # moe_router.mlir, moe_permute.mlir, moe_unpermute.mlir) for
+  # bench/check_moe.py, named KERNEL-TAG-CHIP. sm_90a: the grouped GEMM as
+  # the fastest GEMM tiles (128x256 persistent over 132 SMs, TMA and a
+  # producer warpgroup), SwiGLU at 128x128 (two accumulators: the same
+  # registers as 128x256); sm_80: 128x128 mma.sync (SwiGLU 128x64); -a2
+  # variants for rows that are not 16-byte aligned (odd K or N).
+  for chip in sm_90a sm_80; do
+    CHIP=$chip
+    KERNEL=grouped_gemm
+    if [ "$chip" = sm_90a ]; then
+      variant "grouped_gemm-n256p-$chip" "BLOCK_N=256,MAX_BLOCKS=132"
+      # C straight from the accumulators (no 16-byte stores through shared
+      # memory): one pipeline stage more.
+      variant "grouped_gemm-n256p-nc-$chip" "BLOCK_N=256,MAX_BLOCKS=132" --coalesce-stores=off
+      variant "grouped_gemm-n128p-$chip" "MAX_BLOCKS=132"
+      variant "grouped_gemm-n128-$chip" ""
+      variant "grouped_gemm-tw-n256p-$chip" "TRANS_W=true,BLOCK_N=256,MAX_BLOCKS=132"
+      variant "grouped_gemm-swiglu-p-$chip" "SWIGLU=true,MAX_BLOCKS=132"
+      variant "grouped_gemm-bf16-tw-swiglu-p-$chip" "SWIGLU=true,TRANS_W=true,MAX_BLOCKS=132,IN_DTYPE=bf16,OUT_DTYPE=bf16"
+      variant "grouped_gemm-p4-$chip" "BLOCK_N=256,MAX_BLOCKS=4,GROUP_M=3"
+    else
+      variant "grouped_gemm-n128-$chip" ""
+      variant "grouped_gemm-tw-$chip" "TRANS_W=true"
+      variant "grouped_gemm-swiglu-$chip" "SWIGLU=true,BLOCK_N=64"
+      variant "grouped_gemm-bf16-tw-swiglu-$chip" "SWIGLU=true,TRANS_W=true,BLOCK_N=64,IN_DTYPE=bf16,OUT_DTYPE=bf16"
+    fi
+    variant "grouped_gemm-a2-$chip" "" --view-align=2 --warp-specialize=off --tma=off
+    variant "grouped_gemm-tw-swiglu-f32-a2-$chip" "SWIGLU=true,TRANS_W=true,BLOCK_N=64,OUT_DTYPE=f32" --view-align=2 --warp-specialize=off --tma=off
+    KERNEL=moe_router
+    variant "moe_router-e8k2-$chip" "BLOCK_E=8,TOPK=2,BLOCK_K=2,ROWS=16"
+    variant "moe_router-e64k8-renorm-$chip" "BLOCK_E=64,TOPK=8,BLOCK_K=8,RENORM=true,ROWS=4"
+    variant "moe_router-e256k8-bf16-$chip" "BLOCK_E=256,TOPK=8,BLOCK_K=8,DTYPE=bf16,ROWS=2"
+    variant "moe_router-e128k1-f16-$chip" "BLOCK_E=128,TOPK=1,BLOCK_K=1,DTYPE=f16,ROWS=4"
+    KERNEL=moe_permute
+    variant "moe_permute-k2-$chip" "TOPK=2,ROWS=16,BLOCK_N=256"
+    variant "moe_permute-k8-bf16-$chip" "TOPK=8,ROWS=16,BLOCK_N=256,DTYPE=bf16"
+    KERNEL=moe_unpermute
+    variant "moe_unpermute-k2-$chip" "TOPK=2,ROWS=16,BLOCK_N=256"
+    variant "moe_unpermute-k8-bf16-$chip" "TOPK=8,ROWS=16,BLOCK_N=256,DTYPE=bf16"
+  done
+  ;;
 *)
-  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe)" >&2
   exit 2
   ;;
 esac

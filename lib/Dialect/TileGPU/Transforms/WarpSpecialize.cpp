@@ -15,6 +15,8 @@
 
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "tile/Dialect/Tile/IR/Tile.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -86,6 +88,16 @@ void moveBody(Block *from, Block *to) {
                              from->getTerminator()->getIterator());
 }
 
+/// True for the ops the producer may run as well as the consumers: those
+/// without memory effects, and scalar reads (tile.read: a value the kernel
+/// reads but does not write, so both roles read the same; the pipeliner
+/// already issues the loads of such data early).
+bool producerMayRun(Operation *op) {
+  if (isa<tile::ReadOp>(op))
+    return true;
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0;
+}
+
 /// Keeps in `top` only `roots` and what they need; loops keep only the
 /// state the copies need (a persistent loop's ring slots). Fails, with why
 /// in `whyNot` and nothing changed, when a copy needs what the producer
@@ -140,9 +152,33 @@ LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
       for (Value v :
            {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
         need(v);
+    } else if (!root && !isa<scf::IfOp>(op) && op->getNumRegions() != 0) {
+      // A loop of scalar code (scf.while: a search over offsets read from
+      // memory) is cloned whole, with what it uses from outside, when every
+      // op in it only computes or reads (see producerMayRun).
+      WalkResult walk = op->walk([&](Operation *inner) {
+        if (inner != op && !producerMayRun(inner))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (walk.wasInterrupted()) {
+        whyNot = ("a copy depends on '" + op->getName().getStringRef() +
+                  "', whose region has side effects")
+                     .str();
+        break;
+      }
+      op->walk([&](Operation *inner) {
+        needed.insert(inner);
+        for (Value v : inner->getOperands()) {
+          Operation *def = v.getDefiningOp();
+          bool inside =
+              op->isAncestor(def ? def : v.getParentBlock()->getParentOp());
+          if (!inside)
+            need(v);
+        }
+      });
     } else {
-      if (!root && !isa<scf::IfOp>(op) &&
-          (!isMemoryEffectFree(op) || op->getNumRegions() != 0)) {
+      if (!root && !isa<scf::IfOp>(op) && !producerMayRun(op)) {
         whyNot = ("a copy depends on '" + op->getName().getStringRef() +
                   "', which has side effects or regions")
                      .str();
