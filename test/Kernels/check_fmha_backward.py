@@ -168,11 +168,13 @@ def reference(a, q, k, v, do, out):
 # --- running the kernels ------------------------------------------------------
 
 
-def run(a, kernel, bind, grid, args, saves, tmp):
+def run(a, kernel, bind, grid, args, saves, tmp, pipeline=""):
     cmd = [a.tile_exec, os.path.join(a.kernels, kernel), "--print=",
            "--num-threads=%d" % a.threads,
            "--bind=" + ",".join("%s=%s" % kv for kv in bind.items()),
            "--grid=" + ",".join(map(str, grid))]
+    if pipeline:
+        cmd.append("--tile-pipeline=" + pipeline)
     cmd += ["--arg=" + x for x in args]
     cmd += ["--save=%s=%s" % (name, os.path.join(tmp, name + ".npy")) for name in saves]
     done = subprocess.run(cmd, capture_output=True, text=True)
@@ -204,6 +206,8 @@ def main():
     p.add_argument("--params", default="",
                    help="NAME=VALUE,... for the main kernel (TILE_M, TILE_N; "
                         "TILE_M also sizes the pre/postprocess blocks)")
+    p.add_argument("--pipeline", default="",
+                   help="tile-level pipeline for the backward kernels (tile-O3)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--perturb-scale", type=float, default=1.0,
@@ -266,15 +270,15 @@ def main():
         run(a, "fmha_backward_preprocess.mlir", pp_bind, [cdiv(SQ, tile_m), B * H, 1],
             ["@" + f("Out"), "@" + f("do"), "f32[%dx%dx%d]=fill:nan" % (B, H, SQ),
              "f32[%dx%dx%dx%d]=fill:nan" % (B, H, SQ, D)],
-            ["Delta", "DQacc"], tmp)
+            ["Delta", "DQacc"], tmp, a.pipeline)
         os.rename(f("DQacc"), f("dqacc0"))
         run(a, "fmha_backward.mlir", main_bind, [cdiv(SK, tile_n), B * HK, 1],
             ["@" + f("q"), "@" + f("k"), "@" + f("v"), "@" + f("do"),
              "@" + f("Lse"), "@" + f("Delta"), "@" + f("dqacc0"),
              ks + "=fill:nan", ks + "=fill:nan", bscale, pos],
-            ["DQacc", "dK", "dV"], tmp)
+            ["DQacc", "dK", "dV"], tmp, a.pipeline)
         run(a, "fmha_backward_postprocess.mlir", pp_bind, [cdiv(SQ, tile_m), B * H, 1],
-            ["@" + f("DQacc"), qs + "=fill:nan", bscale], ["dQ"], tmp)
+            ["@" + f("DQacc"), qs + "=fill:nan", bscale], ["dQ"], tmp, a.pipeline)
         got = {name: read_npy(f(name)) for name in ("dQ", "dK", "dV")}
         out_flat = read_npy(f("Out"))
     out = {(b, h): [out_flat[((b * H + h) * SQ + m) * D:((b * H + h) * SQ + m + 1) * D]
