@@ -21,7 +21,8 @@ usage: check_backward.py BUNDLE_DIR [--quick] [--no-timing]
    torch's f32 gets it exactly while ours is off by f32 roundoff, ~1e-7).
    Also checks that
    tile_launcher.attention (the autograd function) gives the same gradients
-   as the direct launches, and the forward's output against the reference.
+   as the direct launches, and the forward's output against the reference;
+   then each main-kernel variant of BUNDLE_DIR/variants the same way.
 2. Timing (one process, one timer: triton.testing.do_bench, median; CUDA
    events if triton is missing): the backward alone, ours (the three
    kernels, through torch.autograd.grad of tile_launcher.attention) against
@@ -177,6 +178,46 @@ def correctness(bundles, cases):
             check(name, False, f"{type(e).__name__}: {e}")
 
 
+def check_variants(bundles, bundle_dir):
+    """Each main-kernel variant of BUNDLE_DIR/variants on a shape of its
+    params (fp16 D=128, no GQA, EVEN_K), poisoned outputs, the same bar."""
+    for m in load_variants(bundle_dir):
+        causal = m.params.get("CAUSAL")
+        B, H, S, D = 2, 4, 640, 128
+        name = f"variant {os.path.basename(m.dir)} B{B} H{H} S{S} D{D}"
+        try:
+            g = torch.Generator(device=DEVICE).manual_seed(S + (1 if causal else 0))
+            mk = lambda *s: torch.randn(*s, generator=g, device=DEVICE).half()  # noqa: E731
+            q, k, v, dout = (mk(B, H, S, D) for _ in range(4))
+            plan = att.Plan(bundles, "f16", D, 1, causal, S)
+            plan.main = m
+            out, lse = plan.run_forward(torch, q, k, v, D ** -0.5, 0)
+            got = direct_backward(plan, q, k, v, out, lse, dout, D ** -0.5, 0)
+            ref = grads(lambda a, b, c: math_attention(a, b, c, causal, D ** -0.5, 0),
+                        *(t.double() for t in (q, k, v, dout)))[1:]
+            base = grads(lambda a, b, c: sdpa_attention(a, b, c, causal, D ** -0.5),
+                         q, k, v, dout)[1:]
+            parts, ok_all = [], True
+            for label, ours, theirs, want in zip(("dQ", "dK", "dV"), got, base, ref):
+                finite = bool(torch.isfinite(ours).all())
+                err = (ours.double() - want).abs().max().item() if finite else math.inf
+                tref = (theirs.double() - want).abs().max().item()
+                ok = finite and err <= 2 * tref + 1e-4 * max(1.0, want.abs().max().item())
+                ok_all &= ok
+                parts.append(f"{label} {err:.2e}/{tref:.2e}{'' if ok else ' !'}")
+            check(name, ok_all, "[ours/sdpa] " + "  ".join(parts))
+        except Exception as e:
+            check(name, False, f"{type(e).__name__}: {e}")
+
+
+def load_variants(bundle_dir):
+    vdir = os.path.join(bundle_dir, "variants")
+    if not os.path.isdir(vdir):
+        return []
+    return [tl.load_manifest(os.path.join(vdir, d)) for d in sorted(os.listdir(vdir))
+            if os.path.isfile(os.path.join(vdir, d, "manifest.json"))]
+
+
 def bench(fn):
     try:
         import triton.testing as tt
@@ -217,11 +258,7 @@ def timing(bundles, bundle_dir, quick):
     H, D = HEADS, 128
     seqs = SEQS[::2] if quick else SEQS
     dtypes = [torch.float16] if quick else [torch.float16, torch.bfloat16]
-    variants = []
-    vdir = os.path.join(bundle_dir, "variants")
-    if os.path.isdir(vdir):
-        variants = [tl.load_manifest(os.path.join(vdir, d)) for d in sorted(os.listdir(vdir))
-                    if os.path.isfile(os.path.join(vdir, d, "manifest.json"))]
+    variants = load_variants(bundle_dir)
     rows = []
     for dtype in dtypes:
         for causal in (False, True):
@@ -284,6 +321,7 @@ def main():
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}, bundles {a.bundle_dir}")
     bundles = tl.BundleSet(a.bundle_dir)
     correctness(bundles, CASES)
+    check_variants(bundles, a.bundle_dir)
     if not a.no_timing:
         timing(bundles, a.bundle_dir, a.quick)
     print(f"\n{len(failures)} failed" + (": " + ", ".join(failures) if failures else ""))
