@@ -23,6 +23,9 @@
 #                  rope, embedding and its backward): bench/check_norms.py
 #         moe    : the mixture-of-experts kernels (grouped GEMM, router,
 #                  permute, un-permute) for sm_90a and sm_80: bench/check_moe.py
+#         backward: the attention backward's kernels and the forward with
+#                  LSE (every dtype, head dim, causal, GQA 1/4, EVEN_K), and
+#                  main-kernel variants in variants/: bench/check_backward.py
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build),
 #   ALLOW_SPILLS (default 1): tile-compile refuses a kernel that ptxas
 #   reports spilling unless --allow-spills; these sets keep spilling
@@ -563,8 +566,49 @@ moe)
     variant "moe_unpermute-k8-bf16-$chip" "TOPK=8,ROWS=16,BLOCK_N=256,DTYPE=bf16"
   done
   ;;
+backward)
+  # The attention backward (issue 24) and the forward it needs (WITH_LSE),
+  # for tile_launcher.attention and bench/check_backward.py: every
+  # combination of dtype, head dim, causal, GQA group (1, 4) and EVEN_K in
+  # the top folder (the launcher picks bundles by their params), and, in
+  # variants/, other pipelines of the main kernel at the timed shape (fp16
+  # D=128, no GQA, EVEN_K) that the check times next to the default. Spills
+  # are refused (ALLOW_SPILLS=0): none of these spills on sm_90a or sm_80.
+  for dtype in f16 bf16; do
+    for d in 64 128; do
+      KERNEL=fmha_backward_preprocess ALLOW_SPILLS=0 variant "pre-$dtype-d$d" \
+        "DTYPE=$dtype,HEAD_DIM=$d" --tile-pipeline=$O3
+      KERNEL=fmha_backward_postprocess ALLOW_SPILLS=0 variant "post-$dtype-d$d" \
+        "DTYPE=$dtype,HEAD_DIM=$d" --tile-pipeline=$O3
+      for causal in true false; do
+        c=$([ $causal = true ] && echo c || echo n)
+        for g in 1 4; do
+          for even in true false; do
+            e=$([ $even = true ] && echo even || echo ragged)
+            common="HEAD_DIM=$d,CAUSAL=$causal,EVEN_K=$even,QUERY_GROUP_SIZE=$g,DTYPE=$dtype"
+            KERNEL=fmha ALLOW_SPILLS=0 variant "fwd-$dtype-d$d-$c-g$g-$e" \
+              "TILE_M=128,TILE_N=64,WITH_LSE=true,$common" --tile-pipeline=$O3
+            KERNEL=fmha_backward ALLOW_SPILLS=0 variant "bwd-$dtype-d$d-$c-g$g-$e" \
+              "TILE_M=64,TILE_N=64,$common" --tile-pipeline=$O3
+          done
+        done
+      done
+    done
+  done
+  mkdir -p "$out/variants"
+  for causal in true false; do
+    c=$([ $causal = true ] && echo c || echo n)
+    common="HEAD_DIM=128,CAUSAL=$causal,EVEN_K=true,DTYPE=f16"
+    KERNEL=fmha_backward ALLOW_SPILLS=0 variant "variants/bwd-notma-$c" "$common" \
+      --tile-pipeline=$O3 --tma=off
+    KERNEL=fmha_backward ALLOW_SPILLS=0 variant "variants/bwd-nows-$c" "$common" \
+      --tile-pipeline=$O3 --warp-specialize=off
+    KERNEL=fmha_backward ALLOW_SPILLS=0 variant "variants/bwd-o2-$c" "$common" \
+      --tile-pipeline=tile-O2
+  done
+  ;;
 *)
-  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward)" >&2
   exit 2
   ;;
 esac

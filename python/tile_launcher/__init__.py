@@ -17,3 +17,8 @@ from .torch_ops import register_op  # noqa: E402
 
 __all__ += ["CompileError", "CompilerNotFoundError", "compile", "Autotuner", "Config",
             "autotune", "register_op"]
+
+# Flash attention with its backward, as a torch.autograd.Function.
+from .attention import AttentionError, BundleSet, attention  # noqa: E402
+
+__all__ += ["AttentionError", "BundleSet", "attention"]

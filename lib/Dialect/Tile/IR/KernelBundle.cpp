@@ -72,17 +72,20 @@ LogicalResult mlir::tile::describeKernelForBundle(func::FuncOp kernel,
     if (!isDeadBranch(op))
       mark(op.getView(), true);
   });
+  // The data-addressed forms: gathers and scalar reads read, scatters
+  // write, atomics read and write (a view only atomics touch, such as the
+  // attention backward's dQ accumulator, was "none", and launchers skip
+  // such views in their overlap checks).
   kernel.walk([&](Operation *op) {
     if (isDeadBranch(op))
       return;
-    if (auto read = dyn_cast<ReadOp>(op))
-      mark(read.getView(), false);
-    else if (auto gather = dyn_cast<GatherOp>(op))
+    if (auto gather = dyn_cast<GatherOp>(op)) {
       mark(gather.getView(), false);
-    else if (auto scatter = dyn_cast<ScatterOp>(op))
+    } else if (auto read = dyn_cast<ReadOp>(op)) {
+      mark(read.getView(), false);
+    } else if (auto scatter = dyn_cast<ScatterOp>(op)) {
       mark(scatter.getView(), true);
-    else if (auto atomic = dyn_cast<AtomicOp>(op)) {
-      // A read-modify-write: the old values are read, whether returned or not.
+    } else if (auto atomic = dyn_cast<AtomicOp>(op)) {
       mark(atomic.getView(), false);
       mark(atomic.getView(), true);
     }

@@ -164,6 +164,12 @@ LogicalResult lowerAtomic(tile::AtomicOp atomic) {
     auto to = RankedTensorType::get(squeezed, t.getElementType());
     if (to == t)
       return v;
+    // The tile as it was computed when a reshape only added unit
+    // dimensions (as stores take it): a reshape of that reshape would meet
+    // layout assignment unfolded, and a layout that a reshape cannot carry
+    // (the mma accumulator's) would go through shared memory for nothing.
+    if (Value source = withoutUnitDims(v); source.getType() == to)
+      return source;
     return tile::ReshapeOp::create(
         b, loc, to, v, tile::buildShapeSpec(b.getContext(), squeezed));
   };
@@ -183,7 +189,10 @@ LogicalResult lowerAtomic(tile::AtomicOp atomic) {
           tile::buildShapeSpec(b.getContext(), type.getShape()));
     result.replaceAllUsesWith(back);
   }
+  Operation *reshape = atomic.getValue().getDefiningOp();
   atomic.erase();
+  if (reshape && isa<tile::ReshapeOp>(reshape) && reshape->use_empty())
+    reshape->erase();
   return success();
 }
 

@@ -896,6 +896,16 @@ LogicalResult Pipeliner::placeSingleCopies(Block *context, scf::ForOp outer) {
     return a.point != b.point ? a.point->isBeforeInBlock(b.point)
                               : a.staged.copy->isBeforeInBlock(b.staged.copy);
   });
+  // Copies one after another share a barrier: the one after a copy's wait
+  // is the one before the next copy. It belongs to the first (erased with
+  // it), not to the next, which would erase it a second time.
+  DenseSet<Operation *> barriersAfter;
+  for (Single &single : singles)
+    barriersAfter.insert(single.staged.barrierAfter);
+  for (Single &single : singles)
+    if (single.staged.barrierBefore &&
+        barriersAfter.contains(single.staged.barrierBefore))
+      single.staged.barrierBefore = nullptr;
   Type i32 = IntegerType::get(func.getContext(), 32);
   for (Single &single : singles) {
     AsyncCopyOp copy = single.staged.copy;

@@ -213,3 +213,21 @@ func.func @atomics(%A: !tile.view<?x?x?xf32>, %L: !tile.view<?xi32>,
   %was = tile.atomic cas %c1, %L[%i] compare %i : i32 : i32, !tile.view<?xi32> -> i32
   return %old, %was : tensor<1x64x32xf32>, i32
 }
+
+// -----
+
+// An atomic of a tile that a reshape only gave unit dimensions takes the tile
+// as it was computed (as a store does), so that its layout (an mma
+// accumulator's, which no reshape carries) reaches the atomic unconverted
+// (the attention backward's dQ partials); the reshape goes.
+// CHECK-LABEL: func.func @atomic_of_unit_reshape
+// CHECK-SAME: (%{{.*}}: !tile.view<?x?x?x?xf32>, %[[DQ:.*]]: tensor<64x128xf32>
+// CHECK-NOT: tile.reshape
+// CHECK: tilegpu.atomic add %[[DQ]], %{{.*}} dims [2, 3] : tensor<64x128xf32>, <?x?x?x?xf32>
+// CHECK-NOT: tile.reshape
+func.func @atomic_of_unit_reshape(%A: !tile.view<?x?x?x?xf32>, %dq: tensor<64x128xf32>,
+                                  %i: i32) {
+  %dq4 = tile.reshape %dq shape [1, 1, 64, 128] : tensor<64x128xf32> -> tensor<1x1x64x128xf32>
+  tile.atomic add %dq4, %A[%i, %i, %i, %i] : tensor<1x1x64x128xf32>, !tile.view<?x?x?x?xf32>
+  return
+}

@@ -1,0 +1,256 @@
+// Flash-attention backward, step 2 of 3: the main kernel (FlashAttention-2's
+// structure). Steps 1 and 3 are fmha_backward_preprocess.mlir (Delta, the
+// zeroed dQ accumulator) and fmha_backward_postprocess.mlir (dQ scaled and
+// converted).
+//
+// One block owns TILE_N keys of one (batch, KV head) and walks the query
+// tiles that see them. With s = qk_scale * log2(e) and LSE the forward's
+// log-sum-exp in the exp2 domain, per query tile:
+//   S  = Q K^T                      [TILE_M, TILE_N]
+//   P  = exp2(S * s - LSE)          (the forward's probabilities, recomputed)
+//   dV += P^T dO                    [TILE_N, D]
+//   dP = dO V^T
+//   dS = P * (dP - Delta)           (Delta = rowsum(dO * O), the preprocess)
+//   dK += dS^T Q                    [TILE_N, D]
+//   DQacc += dS K                   (f32 atomic add of a [TILE_M, D] tile)
+// dK and dV stay in registers across the whole walk and are stored once,
+// dK multiplied by qk_scale (dS is the gradient of the scaled scores), dQ is
+// scaled by the postprocess.
+//
+// GQA: the block walks the query tiles of each of the QUERY_GROUP_SIZE query
+// heads of its KV head (one loop over the pairs), so dK and dV are summed over the group in registers and
+// stored once, in DTYPE: no f32 dK/dV buffers, no atomics for them, and the
+// sum is in a fixed order (deterministic). The cost is parallelism: the grid
+// is cdiv(Sk, TILE_N) * B * H_kv blocks, which is small for MQA at short S;
+// FlashAttention-3's alternative (atomics into f32 dK/dV, then a convert)
+// needs two more buffers and a fourth kernel.
+//
+// The transposed operands: P^T and dS^T are `tile.permute`s of register
+// tiles (the compiler stages a computed A operand that is not in the
+// accumulator layout through shared memory), K^T and V^T are K and V loaded
+// with `order` (as the forward loads K), once per block. dS itself is an A
+// operand in the accumulator layout (dQ = dS K): it stays in registers, as
+// P does in the forward.
+//
+// Causal (CAUSAL): query row m is at position input_pos + m and sees keys
+// 0 .. input_pos + m (input_pos 0: top-left alignment; Sk - Sq:
+// bottom-right). The key tile starting at n0 is seen only by query tiles
+// i >= (n0 - input_pos) / TILE_M, so the walk starts there. Rows that see no
+// key have LSE = FLT_MAX (the forward's convention), so P = 0 there.
+// Query rows past Sq read LSE = +inf (padding), so their P is 0; keys past
+// Sk are masked unless EVEN_K says there are none.
+//
+// Parameters (tile.params): TILE_M, TILE_N, HEAD_DIM, QUERY_GROUP_SIZE,
+// CAUSAL, EVEN_K, DTYPE (f16 or bf16): as in fmha.mlir.
+//
+// Arguments: Q and dO [B, H, Sq, D], K and V [B, H / QUERY_GROUP_SIZE, Sk,
+// D] (DTYPE), Lse and Delta [B, H, Sq] (f32), DQacc [B, H, Sq, D] (f32,
+// zeroed by the preprocess, added into here), dK and dV [B, H_kv, Sk, D]
+// (DTYPE, written), the forward's qk_scale and input_pos.
+
+func.func @fmha_backward(
+    %Q: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "Q"},
+    %K: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "K"},
+    %V: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "V"},
+    %dO: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "dO"},
+    %Lse: !tile.view<?x?x?xf32> {tile.name = "Lse", tile.align = 4 : i64},
+    %Delta: !tile.view<?x?x?xf32> {tile.name = "Delta", tile.align = 4 : i64},
+    %DQacc: !tile.view<?x?x?x?xf32> {tile.name = "DQacc"},
+    %dK: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "dK"},
+    %dV: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "dV"},
+    %qk_scale: f32 {tile.name = "qk_scale"},
+    %input_pos: i32 {tile.name = "input_pos"})
+    attributes {
+      tile.kernel = {num_warps = 4 : i32, occupancy = 1 : i32,
+                     grid = ["cdiv(K.2, TILE_N)", "K.0 * K.1", "1"],
+                     requires = ["Q.3 == HEAD_DIM", "K.3 == HEAD_DIM",
+                                 "Q.1 == K.1 * QUERY_GROUP_SIZE",
+                                 "EVEN_K == 0 || K.2 % TILE_N == 0"]},
+      tile.params = {TILE_M = 64 : i32, TILE_N = 64 : i32,
+                     HEAD_DIM = 128 : i32, QUERY_GROUP_SIZE = 1 : i32,
+                     CAUSAL = true, EVEN_K = true, DTYPE = f16}} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %log2e = arith.constant 1.44269504088896340736 : f32
+  %tile_m = tile.param "TILE_M" : i32
+  %tile_n = tile.param "TILE_N" : i32
+  %group_size = tile.param "QUERY_GROUP_SIZE" : i32
+  %causal = tile.param "CAUSAL" : i1
+  %even_k = tile.param "EVEN_K" : i1
+
+  // Block ids: x walks key tiles, y walks (batch, KV head) pairs.
+  %bid_x = tile.block_id x
+  %bid_y = tile.block_id y
+  %num_kv_heads = tile.dim %K[1] : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
+  %batch = arith.divsi %bid_y, %num_kv_heads : i32
+  %kv_head = arith.remsi %bid_y, %num_kv_heads : i32
+  %head0 = arith.muli %kv_head, %group_size : i32
+  %scale = arith.mulf %qk_scale, %log2e : f32
+
+  // This block's keys and values, loaded once: K^T and V^T [D, TILE_N] for
+  // S = Q K^T and dP = dO V^T, K [TILE_N, D] for dQ = dS K.
+  %kt4 = tile.load %K[%batch, %kv_head, %c0, %bid_x] shape [1, 1, HEAD_DIM, TILE_N]
+      order [0, 1, 3, 2]
+      : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
+  %kt = tile.reshape %kt4 shape [HEAD_DIM, TILE_N]
+      : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  %vt4 = tile.load %V[%batch, %kv_head, %c0, %bid_x] shape [1, 1, HEAD_DIM, TILE_N]
+      order [0, 1, 3, 2]
+      : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
+  %vt = tile.reshape %vt4 shape [HEAD_DIM, TILE_N]
+      : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  %k4 = tile.load %K[%batch, %kv_head, %bid_x, %c0] shape [1, 1, TILE_N, HEAD_DIM]
+      : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
+  %k = tile.reshape %k4 shape [TILE_N, HEAD_DIM]
+      : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+
+  // Query tiles to walk: all, or for causal those from the first one whose
+  // last row (position input_pos + (i + 1) * TILE_M - 1) reaches this
+  // block's first key n0: i >= floor((n0 - input_pos) / TILE_M).
+  %q_seqlen = tile.dim %Q[2] : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
+  %k_seqlen = tile.dim %K[2] : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
+  %num_q_tiles = arith.ceildivsi %q_seqlen, %tile_m : i32
+  %n_start = arith.muli %bid_x, %tile_n : i32
+  %first_q_tile = scf.if %causal -> i32 {
+    %lag = arith.subi %n_start, %input_pos : i32
+    %lag0 = arith.maxsi %lag, %c0 : i32
+    %t = arith.divsi %lag0, %tile_m : i32
+    scf.yield %t : i32
+  } else {
+    scf.yield %c0 : i32
+  }
+
+  // Key positions of this block, [1, TILE_N], and query rows, [TILE_M, 1].
+  %cols = tile.iota shape [1, TILE_N] dim 1 : tensor<1x?xi32>
+  %n_start_t = tile.splat %n_start shape [1, TILE_N] : i32 -> tensor<1x?xi32>
+  %offs_n = arith.addi %cols, %n_start_t : tensor<1x?xi32>
+  %offs_n_b = tile.broadcast %offs_n shape [TILE_M, TILE_N]
+      : tensor<1x?xi32> -> tensor<?x?xi32>
+  %rows = tile.iota shape [TILE_M, 1] dim 0 : tensor<?x1xi32>
+  %true = arith.constant true
+  %ragged_k = arith.xori %even_k, %true : i1
+  %need_mask = arith.ori %causal, %ragged_k : i1
+
+  %zero_qk = tile.full 0.0 shape [TILE_M, TILE_N] : tensor<?x?xf32>
+  %zero_q = tile.full 0.0 shape [TILE_M, HEAD_DIM] : tensor<?x?xf32>
+  %ninf = tile.full -inf shape [TILE_M, TILE_N] : tensor<?x?xf32>
+  %scale_qk = tile.splat %scale shape [TILE_M, TILE_N] : f32 -> tensor<?x?xf32>
+  %dk_init = tile.full 0.0 shape [TILE_N, HEAD_DIM] : tensor<?x?xf32>
+  %dv_init = tile.full 0.0 shape [TILE_N, HEAD_DIM] : tensor<?x?xf32>
+
+  // One loop over (query head of the group, query tile) pairs, heads
+  // outer: a single loop pipelines across the heads' boundaries, and keeps
+  // fewer values live than two nested loops (sm_80, D = 128, spilled).
+  %q_tiles_raw = arith.subi %num_q_tiles, %first_q_tile : i32
+  %q_tiles = arith.maxsi %q_tiles_raw, %c0 : i32
+  %steps = arith.muli %q_tiles, %group_size : i32
+  // Never 0 as a divisor (the loop does not run then).
+  %q_tiles_div = arith.maxsi %q_tiles, %c1 : i32
+  %dk_f, %dv_f = scf.for %t = %c0 to %steps step %c1
+    iter_args(%dk = %dk_init, %dv = %dv_init)
+    -> (tensor<?x?xf32>, tensor<?x?xf32>) : i32 {
+    %g = arith.divsi %t, %q_tiles_div : i32
+    %i_rel = arith.remsi %t, %q_tiles_div : i32
+    %i = arith.addi %i_rel, %first_q_tile : i32
+    %head = arith.addi %head0, %g : i32
+    %q4 = tile.load %Q[%batch, %head, %i, %c0] shape [1, 1, TILE_M, HEAD_DIM]
+        latency 2
+        : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
+    %q = tile.reshape %q4 shape [TILE_M, HEAD_DIM]
+        : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    %do4 = tile.load %dO[%batch, %head, %i, %c0] shape [1, 1, TILE_M, HEAD_DIM]
+        latency 2
+        : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
+    %do = tile.reshape %do4 shape [TILE_M, HEAD_DIM]
+        : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    // Rows past Sq read +inf, so that their P is exactly 0.
+    %lse3 = tile.load %Lse[%batch, %head, %i] shape [1, 1, TILE_M] padding pos_inf
+        : !tile.view<?x?x?xf32> -> tensor<1x1x?xf32>
+    %lse = tile.reshape %lse3 shape [TILE_M, 1] : tensor<1x1x?xf32> -> tensor<?x1xf32>
+    %delta3 = tile.load %Delta[%batch, %head, %i] shape [1, 1, TILE_M]
+        : !tile.view<?x?x?xf32> -> tensor<1x1x?xf32>
+    %delta = tile.reshape %delta3 shape [TILE_M, 1] : tensor<1x1x?xf32> -> tensor<?x1xf32>
+
+    // S = Q K^T, then the exponent S * s - LSE, -inf where masked.
+    %s = tile.mma %q, %kt, %zero_qk
+        : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+    %s_scaled = arith.mulf %s, %scale_qk : tensor<?x?xf32>
+    %lse_b = tile.broadcast %lse shape [TILE_M, TILE_N] : tensor<?x1xf32> -> tensor<?x?xf32>
+    %arg_raw = arith.subf %s_scaled, %lse_b : tensor<?x?xf32>
+    %arg = scf.if %need_mask -> tensor<?x?xf32> {
+      %all = tile.full true shape [TILE_M, TILE_N] : tensor<?x?xi1>
+      %in_bounds = scf.if %even_k -> tensor<?x?xi1> {
+        scf.yield %all : tensor<?x?xi1>
+      } else {
+        %k_len = tile.splat %k_seqlen shape [TILE_M, TILE_N] : i32 -> tensor<?x?xi32>
+        %lt = arith.cmpi slt, %offs_n_b, %k_len : tensor<?x?xi32>
+        scf.yield %lt : tensor<?x?xi1>
+      }
+      %mask = scf.if %causal -> tensor<?x?xi1> {
+        %m_start = arith.muli %i, %tile_m : i32
+        %m_pos = arith.addi %m_start, %input_pos : i32
+        %m_pos_t = tile.splat %m_pos shape [TILE_M, 1] : i32 -> tensor<?x1xi32>
+        %offs_m = arith.addi %rows, %m_pos_t : tensor<?x1xi32>
+        %offs_m_b = tile.broadcast %offs_m shape [TILE_M, TILE_N]
+            : tensor<?x1xi32> -> tensor<?x?xi32>
+        %ge = arith.cmpi sge, %offs_m_b, %offs_n_b : tensor<?x?xi32>
+        %and = arith.andi %in_bounds, %ge : tensor<?x?xi1>
+        scf.yield %and : tensor<?x?xi1>
+      } else {
+        scf.yield %in_bounds : tensor<?x?xi1>
+      }
+      %masked = tile.select %mask, %arg_raw, %ninf : tensor<?x?xi1>, tensor<?x?xf32>
+      scf.yield %masked : tensor<?x?xf32>
+    } else {
+      scf.yield %arg_raw : tensor<?x?xf32>
+    }
+    %p = tile.exp2 %arg : tensor<?x?xf32>
+    %p_lp = tile.astype %p : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
+
+    // dV += P^T dO.
+    %pt = tile.permute %p_lp [1, 0]
+        : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    %dv_new = tile.mma %pt, %do, %dv
+        : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+
+    // dP = dO V^T; dS = P * (dP - Delta).
+    %dp = tile.mma %do, %vt, %zero_qk
+        : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+    %delta_b = tile.broadcast %delta shape [TILE_M, TILE_N]
+        : tensor<?x1xf32> -> tensor<?x?xf32>
+    %dp_c = arith.subf %dp, %delta_b : tensor<?x?xf32>
+    %ds = arith.mulf %p, %dp_c : tensor<?x?xf32>
+    %ds_lp = tile.astype %ds : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
+
+    // dK += dS^T Q.
+    %dst = tile.permute %ds_lp [1, 0]
+        : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    %dk_new = tile.mma %dst, %q, %dk
+        : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+
+    // DQacc += dS K (rows past Sq are outside the view: not added).
+    %dq = tile.mma %ds_lp, %k, %zero_q
+        : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+    %dq4 = tile.reshape %dq shape [1, 1, TILE_M, HEAD_DIM]
+        : tensor<?x?xf32> -> tensor<1x1x?x?xf32>
+    tile.atomic add %dq4, %DQacc[%batch, %head, %i, %c0]
+        : tensor<1x1x?x?xf32>, !tile.view<?x?x?x?xf32>
+    scf.yield %dk_new, %dv_new : tensor<?x?xf32>, tensor<?x?xf32>
+  }
+
+  // dK = qk_scale * sum dS^T Q; dV as accumulated. Keys past Sk are
+  // outside the views: not stored.
+  %scale_kd = tile.splat %qk_scale shape [TILE_N, HEAD_DIM] : f32 -> tensor<?x?xf32>
+  %dk_scaled = arith.mulf %dk_f, %scale_kd : tensor<?x?xf32>
+  %dk_lp = tile.astype %dk_scaled : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  %dk4 = tile.reshape %dk_lp shape [1, 1, TILE_N, HEAD_DIM]
+      : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
+  tile.store %dk4, %dK[%batch, %kv_head, %bid_x, %c0]
+      : tensor<1x1x?x?x!tile.dtype<"DTYPE">>, !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
+  %dv_lp = tile.astype %dv_f : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  %dv4 = tile.reshape %dv_lp shape [1, 1, TILE_N, HEAD_DIM]
+      : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
+  tile.store %dv4, %dV[%batch, %kv_head, %bid_x, %c0]
+      : tensor<1x1x?x?x!tile.dtype<"DTYPE">>, !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
+  return
+}
