@@ -101,133 +101,136 @@ func.func @varlen_fmha(
   %row0 = arith.muli %tile_idx, %tile_m : i32
   %has_rows = arith.cmpi slt, %row0, %len_q : i32
 
-  scf.if %has_rows {
-    // exp(x * s) = exp2(x * s / ln 2).
-    %scale = arith.mulf %qk_scale, %inv_log_2 : f32
-    %q_row0 = arith.addi %q_start, %row0 : i32
+  // exp(x * s) = exp2(x * s / ln 2).
+  %scale = arith.mulf %qk_scale, %inv_log_2 : f32
+  %q_row0 = arith.addi %q_start, %row0 : i32
 
-    // Query i of the tile is row row0 + i of its sequence; with the causal
-    // offset Lk - Lq it sees keys below i + row0 + Lk - Lq + 1.
-    %shift = arith.subi %len_k, %len_q : i32
-    %m_start = arith.addi %row0, %shift : i32
-    %rows = tile.iota shape [TILE_M, 1] dim 0 : tensor<?x1xi32>
-    %m_start_t = tile.splat %m_start shape [TILE_M, 1] : i32 -> tensor<?x1xi32>
-    %offs_m = arith.addi %rows, %m_start_t : tensor<?x1xi32>
-    %cols = tile.iota shape [1, TILE_N] dim 1 : tensor<1x?xi32>
+  // Query i of the tile is row row0 + i of its sequence; with the causal
+  // offset Lk - Lq it sees keys below i + row0 + Lk - Lq + 1.
+  %shift = arith.subi %len_k, %len_q : i32
+  %m_start = arith.addi %row0, %shift : i32
+  %rows = tile.iota shape [TILE_M, 1] dim 0 : tensor<?x1xi32>
+  %m_start_t = tile.splat %m_start shape [TILE_M, 1] : i32 -> tensor<?x1xi32>
+  %offs_m = arith.addi %rows, %m_start_t : tensor<?x1xi32>
+  %cols = tile.iota shape [1, TILE_N] dim 1 : tensor<1x?xi32>
 
-    %m_init = tile.full -inf shape [TILE_M, 1] : tensor<?x1xf32>
-    %l_init = tile.full 0.0 shape [TILE_M, 1] : tensor<?x1xf32>
-    %acc_init = tile.full 0.0 shape [TILE_M, HEAD_DIM] : tensor<?x?xf32>
+  %m_init = tile.full -inf shape [TILE_M, 1] : tensor<?x1xf32>
+  %l_init = tile.full 0.0 shape [TILE_M, 1] : tensor<?x1xf32>
+  %acc_init = tile.full 0.0 shape [TILE_M, HEAD_DIM] : tensor<?x?xf32>
 
-    %q3 = tile.load %Q at [%q_row0, %head, %c0] shape [TILE_M, 1, HEAD_DIM]
-        : !tile.view<?x?x?x!tile.dtype<"DTYPE">> -> tensor<?x1x?x!tile.dtype<"DTYPE">>
-    %q = tile.reshape %q3 shape [TILE_M, HEAD_DIM]
-        : tensor<?x1x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  %q3 = tile.load %Q at [%q_row0, %head, %c0] shape [TILE_M, 1, HEAD_DIM]
+      : !tile.view<?x?x?x!tile.dtype<"DTYPE">> -> tensor<?x1x?x!tile.dtype<"DTYPE">>
+  %q = tile.reshape %q3 shape [TILE_M, HEAD_DIM]
+      : tensor<?x1x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
 
-    // Key tiles to visit: all of the sequence's, or for causal those up to
-    // the tile's last query (none when it sees no key).
-    %m_end = arith.addi %m_start, %tile_m : i32
-    %kv_end = scf.if %causal -> i32 {
-      %e = arith.minsi %m_end, %len_k : i32
-      %e0 = arith.maxsi %e, %c0 : i32
-      scf.yield %e0 : i32
+  // Key tiles to visit: all of the sequence's, or for causal those up to
+  // the tile's last query (none when it sees no key).
+  %m_end = arith.addi %m_start, %tile_m : i32
+  %kv_end = scf.if %causal -> i32 {
+    %e = arith.minsi %m_end, %len_k : i32
+    %e0 = arith.maxsi %e, %c0 : i32
+    scf.yield %e0 : i32
+  } else {
+    scf.yield %len_k : i32
+  }
+  // A block past its sequence's tiles runs no iteration and stores nothing
+  // (kept out of a branch: the pipeline wants the loop at the top level).
+  %k_tiles = arith.ceildivsi %kv_end, %tile_n : i32
+  %num_k_tiles = arith.select %has_rows, %k_tiles, %c0 : i32
+
+  %ninf = tile.full -inf shape [TILE_M, TILE_N] : tensor<?x?xf32>
+  %zero_qk = tile.full 0.0 shape [TILE_M, TILE_N] : tensor<?x?xf32>
+  %scale_rows = tile.splat %scale shape [TILE_M, 1] : f32 -> tensor<?x1xf32>
+  %scale_qk = tile.splat %scale shape [TILE_M, TILE_N] : f32 -> tensor<?x?xf32>
+  %k_len_t = tile.splat %len_k shape [TILE_M, TILE_N] : i32 -> tensor<?x?xi32>
+
+  %m_f, %l_f, %acc_f = scf.for %j = %c0 to %num_k_tiles step %c1
+      iter_args(%m_i = %m_init, %l_i = %l_init, %acc = %acc_init)
+      -> (tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>) : i32 {
+    %n_start = arith.muli %j, %tile_n : i32
+    %k_row = arith.addi %k_start, %n_start : i32
+    // K^T: [D, TILE_N] walking K's dims (head, D, row).
+    %k3 = tile.load %K at [%kv_head, %c0, %k_row] shape [1, HEAD_DIM, TILE_N]
+        order [1, 2, 0] latency 2
+        : !tile.view<?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x?x?x!tile.dtype<"DTYPE">>
+    %k = tile.reshape %k3 shape [HEAD_DIM, TILE_N]
+        : tensor<1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    %qk_raw = tile.mma %q, %k, %zero_qk
+        : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+
+    // Keys past the sequence's end (the next sequence's rows) and, for
+    // causal, keys after the query score -inf.
+    %n_start_t = tile.splat %n_start shape [1, TILE_N] : i32 -> tensor<1x?xi32>
+    %offs_n = arith.addi %cols, %n_start_t : tensor<1x?xi32>
+    %offs_n_b = tile.broadcast %offs_n shape [TILE_M, TILE_N]
+        : tensor<1x?xi32> -> tensor<?x?xi32>
+    %in_seq = arith.cmpi slt, %offs_n_b, %k_len_t : tensor<?x?xi32>
+    %mask = scf.if %causal -> tensor<?x?xi1> {
+      %offs_m_b = tile.broadcast %offs_m shape [TILE_M, TILE_N]
+          : tensor<?x1xi32> -> tensor<?x?xi32>
+      %ge = arith.cmpi sge, %offs_m_b, %offs_n_b : tensor<?x?xi32>
+      %and = arith.andi %in_seq, %ge : tensor<?x?xi1>
+      scf.yield %and : tensor<?x?xi1>
     } else {
-      scf.yield %len_k : i32
+      scf.yield %in_seq : tensor<?x?xi1>
     }
-    %num_k_tiles = arith.ceildivsi %kv_end, %tile_n : i32
+    %qk = tile.select %mask, %qk_raw, %ninf : tensor<?x?xi1>, tensor<?x?xf32>
 
-    %ninf = tile.full -inf shape [TILE_M, TILE_N] : tensor<?x?xf32>
-    %zero_qk = tile.full 0.0 shape [TILE_M, TILE_N] : tensor<?x?xf32>
-    %scale_rows = tile.splat %scale shape [TILE_M, 1] : f32 -> tensor<?x1xf32>
-    %scale_qk = tile.splat %scale shape [TILE_M, TILE_N] : f32 -> tensor<?x?xf32>
-    %k_len_t = tile.splat %len_k shape [TILE_M, TILE_N] : i32 -> tensor<?x?xi32>
-
-    %m_f, %l_f, %acc_f = scf.for %j = %c0 to %num_k_tiles step %c1
-        iter_args(%m_i = %m_init, %l_i = %l_init, %acc = %acc_init)
-        -> (tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>) : i32 {
-      %n_start = arith.muli %j, %tile_n : i32
-      %k_row = arith.addi %k_start, %n_start : i32
-      // K^T: [D, TILE_N] walking K's dims (head, D, row).
-      %k3 = tile.load %K at [%kv_head, %c0, %k_row] shape [1, HEAD_DIM, TILE_N]
-          order [1, 2, 0] latency 2
-          : !tile.view<?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x?x?x!tile.dtype<"DTYPE">>
-      %k = tile.reshape %k3 shape [HEAD_DIM, TILE_N]
-          : tensor<1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-      %qk_raw = tile.mma %q, %k, %zero_qk
-          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
-
-      // Keys past the sequence's end (the next sequence's rows) and, for
-      // causal, keys after the query score -inf.
-      %n_start_t = tile.splat %n_start shape [1, TILE_N] : i32 -> tensor<1x?xi32>
-      %offs_n = arith.addi %cols, %n_start_t : tensor<1x?xi32>
-      %offs_n_b = tile.broadcast %offs_n shape [TILE_M, TILE_N]
-          : tensor<1x?xi32> -> tensor<?x?xi32>
-      %in_seq = arith.cmpi slt, %offs_n_b, %k_len_t : tensor<?x?xi32>
-      %mask = scf.if %causal -> tensor<?x?xi1> {
-        %offs_m_b = tile.broadcast %offs_m shape [TILE_M, TILE_N]
-            : tensor<?x1xi32> -> tensor<?x?xi32>
-        %ge = arith.cmpi sge, %offs_m_b, %offs_n_b : tensor<?x?xi32>
-        %and = arith.andi %in_seq, %ge : tensor<?x?xi1>
-        scf.yield %and : tensor<?x?xi1>
-      } else {
-        scf.yield %in_seq : tensor<?x?xi1>
-      }
-      %qk = tile.select %mask, %qk_raw, %ninf : tensor<?x?xi1>, tensor<?x?xf32>
-
-      // Online softmax update.
-      %qk_max = tile.reduce %qk max axis 1 keepdims : tensor<?x?xf32> -> tensor<?x1xf32>
-      %qk_max_scaled = arith.mulf %qk_max, %scale_rows : tensor<?x1xf32>
-      %m_ij = arith.maximumf %m_i, %qk_max_scaled : tensor<?x1xf32>
-      %m_ninf = tile.full -inf shape [TILE_M, 1] : tensor<?x1xf32>
-      %m_zero = tile.full 0.0 shape [TILE_M, 1] : tensor<?x1xf32>
-      %no_key = arith.cmpf oeq, %m_ij, %m_ninf : tensor<?x1xf32>
-      %m_sub = tile.select %no_key, %m_zero, %m_ij : tensor<?x1xi1>, tensor<?x1xf32>
-      %qk_scaled = arith.mulf %qk, %scale_qk : tensor<?x?xf32>
-      %m_sub_b = tile.broadcast %m_sub shape [TILE_M, TILE_N]
-          : tensor<?x1xf32> -> tensor<?x?xf32>
-      %qk_shifted = arith.subf %qk_scaled, %m_sub_b : tensor<?x?xf32>
-      %p = tile.exp2 %qk_shifted : tensor<?x?xf32>
-      %l_ij = tile.reduce %p sum axis 1 keepdims : tensor<?x?xf32> -> tensor<?x1xf32>
-      %alpha_arg = arith.subf %m_i, %m_sub : tensor<?x1xf32>
-      %alpha = tile.exp2 %alpha_arg : tensor<?x1xf32>
-      %l_scaled = arith.mulf %l_i, %alpha : tensor<?x1xf32>
-      %l_new = arith.addf %l_scaled, %l_ij : tensor<?x1xf32>
-      %alpha_b = tile.broadcast %alpha shape [TILE_M, HEAD_DIM]
-          : tensor<?x1xf32> -> tensor<?x?xf32>
-      %acc_scaled = arith.mulf %acc, %alpha_b : tensor<?x?xf32>
-
-      // O += P V.
-      %v3 = tile.load %V at [%k_row, %kv_head, %c0] shape [TILE_N, 1, HEAD_DIM]
-          latency 4
-          : !tile.view<?x?x?x!tile.dtype<"DTYPE">> -> tensor<?x1x?x!tile.dtype<"DTYPE">>
-      %v = tile.reshape %v3 shape [TILE_N, HEAD_DIM]
-          : tensor<?x1x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-      %p_lp = tile.astype %p : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
-      %acc_new = tile.mma %p_lp, %v, %acc_scaled
-          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
-      scf.yield %m_ij, %l_new, %acc_new : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>
-    }
-
-    // O = acc / l; a row that saw no key has acc = 0 and l = 0 and stores 0.
-    %l_zero = tile.full 0.0 shape [TILE_M, 1] : tensor<?x1xf32>
-    %l_one = tile.full 1.0 shape [TILE_M, 1] : tensor<?x1xf32>
-    %l_empty = arith.cmpf oeq, %l_f, %l_zero : tensor<?x1xf32>
-    %l_safe = tile.select %l_empty, %l_one, %l_f : tensor<?x1xi1>, tensor<?x1xf32>
-    %l_b = tile.broadcast %l_safe shape [TILE_M, HEAD_DIM]
+    // Online softmax update.
+    %qk_max = tile.reduce %qk max axis 1 keepdims : tensor<?x?xf32> -> tensor<?x1xf32>
+    %qk_max_scaled = arith.mulf %qk_max, %scale_rows : tensor<?x1xf32>
+    %m_ij = arith.maximumf %m_i, %qk_max_scaled : tensor<?x1xf32>
+    %m_ninf = tile.full -inf shape [TILE_M, 1] : tensor<?x1xf32>
+    %m_zero = tile.full 0.0 shape [TILE_M, 1] : tensor<?x1xf32>
+    %no_key = arith.cmpf oeq, %m_ij, %m_ninf : tensor<?x1xf32>
+    %m_sub = tile.select %no_key, %m_zero, %m_ij : tensor<?x1xi1>, tensor<?x1xf32>
+    %qk_scaled = arith.mulf %qk, %scale_qk : tensor<?x?xf32>
+    %m_sub_b = tile.broadcast %m_sub shape [TILE_M, TILE_N]
         : tensor<?x1xf32> -> tensor<?x?xf32>
-    %o = tile.div %acc_f, %l_b : tensor<?x?xf32>
-    %o_lp = tile.astype %o : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    %o3 = tile.reshape %o_lp shape [TILE_M, 1, HEAD_DIM]
-        : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x1x?x!tile.dtype<"DTYPE">>
-    // Natural-log LSE: (m + log2 l) ln 2; -inf for a row that saw no key.
-    %log_l = math.log2 %l_safe : tensor<?x1xf32>
-    %lse2 = arith.addf %m_f, %log_l : tensor<?x1xf32>
-    %ln2_t = tile.splat %ln_2 shape [TILE_M, 1] : f32 -> tensor<?x1xf32>
-    %lse_e = arith.mulf %lse2, %ln2_t : tensor<?x1xf32>
-    %ninf_rows = tile.full -inf shape [TILE_M, 1] : tensor<?x1xf32>
-    %lse = tile.select %l_empty, %ninf_rows, %lse_e : tensor<?x1xi1>, tensor<?x1xf32>
-    %lse_row = tile.reshape %lse shape [1, TILE_M] : tensor<?x1xf32> -> tensor<1x?xf32>
+    %qk_shifted = arith.subf %qk_scaled, %m_sub_b : tensor<?x?xf32>
+    %p = tile.exp2 %qk_shifted : tensor<?x?xf32>
+    %l_ij = tile.reduce %p sum axis 1 keepdims : tensor<?x?xf32> -> tensor<?x1xf32>
+    %alpha_arg = arith.subf %m_i, %m_sub : tensor<?x1xf32>
+    %alpha = tile.exp2 %alpha_arg : tensor<?x1xf32>
+    %l_scaled = arith.mulf %l_i, %alpha : tensor<?x1xf32>
+    %l_new = arith.addf %l_scaled, %l_ij : tensor<?x1xf32>
+    %alpha_b = tile.broadcast %alpha shape [TILE_M, HEAD_DIM]
+        : tensor<?x1xf32> -> tensor<?x?xf32>
+    %acc_scaled = arith.mulf %acc, %alpha_b : tensor<?x?xf32>
 
+    // O += P V.
+    %v3 = tile.load %V at [%k_row, %kv_head, %c0] shape [TILE_N, 1, HEAD_DIM]
+        latency 4
+        : !tile.view<?x?x?x!tile.dtype<"DTYPE">> -> tensor<?x1x?x!tile.dtype<"DTYPE">>
+    %v = tile.reshape %v3 shape [TILE_N, HEAD_DIM]
+        : tensor<?x1x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    %p_lp = tile.astype %p : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    %acc_new = tile.mma %p_lp, %v, %acc_scaled
+        : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+    scf.yield %m_ij, %l_new, %acc_new : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>
+  }
+
+  // O = acc / l; a row that saw no key has acc = 0 and l = 0 and stores 0.
+  %l_zero = tile.full 0.0 shape [TILE_M, 1] : tensor<?x1xf32>
+  %l_one = tile.full 1.0 shape [TILE_M, 1] : tensor<?x1xf32>
+  %l_empty = arith.cmpf oeq, %l_f, %l_zero : tensor<?x1xf32>
+  %l_safe = tile.select %l_empty, %l_one, %l_f : tensor<?x1xi1>, tensor<?x1xf32>
+  %l_b = tile.broadcast %l_safe shape [TILE_M, HEAD_DIM]
+      : tensor<?x1xf32> -> tensor<?x?xf32>
+  %o = tile.div %acc_f, %l_b : tensor<?x?xf32>
+  %o_lp = tile.astype %o : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  %o3 = tile.reshape %o_lp shape [TILE_M, 1, HEAD_DIM]
+      : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x1x?x!tile.dtype<"DTYPE">>
+  // Natural-log LSE: (m + log2 l) ln 2; -inf for a row that saw no key.
+  %log_l = math.log2 %l_safe : tensor<?x1xf32>
+  %lse2 = arith.addf %m_f, %log_l : tensor<?x1xf32>
+  %ln2_t = tile.splat %ln_2 shape [TILE_M, 1] : f32 -> tensor<?x1xf32>
+  %lse_e = arith.mulf %lse2, %ln2_t : tensor<?x1xf32>
+  %ninf_rows = tile.full -inf shape [TILE_M, 1] : tensor<?x1xf32>
+  %lse = tile.select %l_empty, %ninf_rows, %lse_e : tensor<?x1xi1>, tensor<?x1xf32>
+  %lse_row = tile.reshape %lse shape [1, TILE_M] : tensor<?x1xf32> -> tensor<1x?xf32>
+
+  scf.if %has_rows {
     %row_end = arith.addi %row0, %tile_m : i32
     %full = arith.cmpi sle, %row_end, %len_q : i32
     scf.if %full {

@@ -80,6 +80,40 @@ SmallVector<Operation *> producerRoots(Block *top) {
   return roots.takeVector();
 }
 
+/// True when the kernel around `read` writes the view it reads (a store,
+/// scatter or atomic on it): the producer's copy of the read could then see
+/// another value than the consumers'. Views the kernel writes share no
+/// memory with the views it reads (the launch contract).
+bool kernelWritesView(Operation *read, Value view) {
+  Operation *func = read->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return true;
+  WalkResult r = func->walk([&](Operation *op) {
+    Value target;
+    if (auto store = dyn_cast<StoreOp>(op))
+      target = store.getView();
+    else if (auto atomic = dyn_cast<AtomicOp>(op))
+      target = atomic.getView();
+    else if (auto store = dyn_cast<tile::StoreOp>(op))
+      target = store.getView();
+    else if (auto scatter = dyn_cast<tile::ScatterOp>(op))
+      target = scatter.getView();
+    else if (auto atomic = dyn_cast<tile::AtomicOp>(op))
+      target = atomic.getView();
+    return target == view ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
+/// Ops the producer may run again for its copies' offsets: pure ops, and
+/// scalar reads (tile.read: cu_seqlens, a block table) of views the kernel
+/// does not write.
+bool recomputable(Operation *op) {
+  if (auto read = dyn_cast<tile::ReadOp>(op))
+    return !kernelWritesView(op, read.getView());
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0;
+}
+
 /// Moves `from`'s ops but its terminator to the start of `to`.
 void moveBody(Block *from, Block *to) {
   to->getOperations().splice(to->begin(), from->getOperations(), from->begin(),
@@ -140,9 +174,31 @@ LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
       for (Value v :
            {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
         need(v);
+    } else if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+      // A search loop (a sequence found in cu_seqlens): the producer runs
+      // it whole, when every op inside is recomputable.
+      WalkResult r = whileOp->walk([&](Operation *inner) {
+        if (inner == op ||
+            isa<scf::ConditionOp, scf::YieldOp>(inner) || recomputable(inner))
+          return WalkResult::advance();
+        whyNot = ("a copy depends on '" + inner->getName().getStringRef() +
+                  "', which has side effects or regions")
+                     .str();
+        return WalkResult::interrupt();
+      });
+      if (r.wasInterrupted())
+        break;
+      whileOp->walk([&](Operation *inner) {
+        needed.insert(inner);
+        for (Value v : inner->getOperands()) {
+          Region *def = v.getParentRegion();
+          if (!whileOp->isProperAncestor(def->getParentOp()) &&
+              def->getParentOp() != op)
+            need(v);
+        }
+      });
     } else {
-      if (!root && !isa<scf::IfOp>(op) &&
-          (!isMemoryEffectFree(op) || op->getNumRegions() != 0)) {
+      if (!root && !isa<scf::IfOp>(op) && !recomputable(op)) {
         whyNot = ("a copy depends on '" + op->getName().getStringRef() +
                   "', which has side effects or regions")
                      .str();
