@@ -419,6 +419,8 @@ serving)
     CHIP=$chip variant "pd-bf16-d128-g8-p64-$chip" "PAGE_SIZE=64,TILE_N=32,Q_TILE=2,ROWS=16,QUERY_GROUP_SIZE=8,HEAD_DIM=128,DTYPE=bf16"
     CHIP=$chip variant "pd-f16-d64-g4q8-p256-$chip" "PAGE_SIZE=256,TILE_N=32,Q_TILE=8,ROWS=32,QUERY_GROUP_SIZE=4,HEAD_DIM=64"
     CHIP=$chip variant "pd-bf16-d64-g8-p16-$chip" "PAGE_SIZE=16,TILE_N=16,Q_TILE=2,ROWS=16,QUERY_GROUP_SIZE=8,HEAD_DIM=64,DTYPE=bf16"
+    # 64 rows on 4 warps (8 query tokens of a group of 8).
+    CHIP=$chip variant "pd-f16-d128-g8q8-w4-p64-$chip" "PAGE_SIZE=64,TILE_N=32,Q_TILE=8,ROWS=64,QUERY_GROUP_SIZE=8,HEAD_DIM=128" --num-warps=4
   done
   for g in 4 8; do
     qt=$((16 / g))
@@ -428,6 +430,10 @@ serving)
       variant "perf-pd-f16-d128-g$g-p$ps-sm_90a" "$common"
       # Two stages: less shared memory a block, more blocks an SM.
       variant "perf-pd-f16-d128-g$g-p$ps-s2-sm_90a" "$common" --stages=2
+      # 64 rows (the group padded with query tokens) on 4 warps: 4x the
+      # mma work, but 4 warps a block to issue copies and hide latency.
+      variant "perf-pd-f16-d128-g$g-p$ps-w4-sm_90a" \
+        "PAGE_SIZE=$ps,TILE_N=$tn,Q_TILE=$((64 / g)),ROWS=64,QUERY_GROUP_SIZE=$g,HEAD_DIM=128" --num-warps=4
     done
   done
   # Varlen forward: fmha's Hopper configurations (TMA producer warpgroup,

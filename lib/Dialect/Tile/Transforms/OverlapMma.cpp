@@ -69,7 +69,8 @@ bool recomputable(Operation *op, scf::ForOp loop,
                   llvm::SetVector<Operation *> &ops) {
   if (ops.contains(op))
     return true;
-  if (op->getBlock() != loop.getBody() || !isPure(op) || op->getNumRegions() != 0 || op->getNumResults() != 1 ||
+  if (op->getBlock() != loop.getBody() || !isPure(op) ||
+      op->getNumRegions() != 0 || op->getNumResults() != 1 ||
       !op->getResult(0).getType().isIntOrIndexOrFloat())
     return false;
   for (Value v : op->getOperands()) {

@@ -178,8 +178,8 @@ LogicalResult pruneProducer(Block *top, ArrayRef<Operation *> roots,
       // A search loop (a sequence found in cu_seqlens): the producer runs
       // it whole, when every op inside is recomputable.
       WalkResult r = whileOp->walk([&](Operation *inner) {
-        if (inner == op ||
-            isa<scf::ConditionOp, scf::YieldOp>(inner) || recomputable(inner))
+        if (inner == op || isa<scf::ConditionOp, scf::YieldOp>(inner) ||
+            recomputable(inner))
           return WalkResult::advance();
         whyNot = ("a copy depends on '" + inner->getName().getStringRef() +
                   "', which has side effects or regions")
