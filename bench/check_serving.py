@@ -48,6 +48,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 import tile_launcher  # noqa: E402
 
 failures = []
+# The device the inputs live on: the GPU; a CPU run tests this script's own
+# logic with a stand-in kernel (python/tests style), never the kernels.
+DEV = os.environ.get("CHECK_SERVING_DEVICE", "cuda")
 DT = {"f16": torch.float16, "bf16": torch.bfloat16}
 ATOL = {"f16": 2.0 ** -11, "bf16": 2.0 ** -8}  # two half-ulps at 1
 
@@ -56,6 +59,11 @@ def check(name, ok, detail=""):
     print(f"{'ok  ' if ok else 'FAIL'} {name} {detail}", flush=True)
     if not ok:
         failures.append(name)
+
+
+def sync():
+    if DEV == "cuda":
+        torch.cuda.synchronize()
 
 
 def params_of(path):
@@ -134,7 +142,7 @@ class Errors:
 
 
 def make_paged(lens, Sq, Hkv, G, D, PS, dtype, free_pages=3, shuffle=True, poison=True):
-    dev = "cuda"
+    dev = DEV
     B = len(lens)
     H = Hkv * G
     pages_of = [-(-L // PS) for L in lens]
@@ -177,11 +185,11 @@ def run_paged(k, q, kc, vc, table, seqlens, splits, rows, out=None, lse=None, wo
     Hkv = kc.shape[2]
     if out is None:
         out = torch.full_like(q, float("nan"))
-        lse = torch.full((B, Sq, H), float("nan"), device="cuda")
+        lse = torch.full((B, Sq, H), float("nan"), device=DEV)
     if work is None:
-        work = (torch.full((B, Hkv, splits, rows, D), float("nan"), device="cuda"),
-                torch.full((B, Hkv, splits, rows), float("nan"), device="cuda"),
-                torch.zeros(B, Hkv, dtype=torch.int32, device="cuda"))
+        work = (torch.full((B, Hkv, splits, rows, D), float("nan"), device=DEV),
+                torch.full((B, Hkv, splits, rows), float("nan"), device=DEV),
+                torch.zeros(B, Hkv, dtype=torch.int32, device=DEV))
     k(Q=q, KCache=kc, VCache=vc, BlockTable=table, SeqLens=seqlens, Out=out, Lse=lse,
       PartO=work[0], PartLse=work[1], Count=work[2], qk_scale=1.0 / math.sqrt(D))
     return out, lse, work
@@ -192,7 +200,7 @@ def check_paged(k, name, p, lens, Sq, Hkv, splits):
     G, D, PS, rows = p["QUERY_GROUP_SIZE"], p["HEAD_DIM"], p["PAGE_SIZE"], p["ROWS"]
     q, kc, vc, table, seqlens = make_paged(lens, Sq, Hkv, G, D, PS, dtype)
     out, lse, work = run_paged(k, q, kc, vc, table, seqlens, splits, rows)
-    torch.cuda.synchronize()
+    sync()
     e = Errors(f"{name} lens={lens} Sq={Sq} Hkv={Hkv} splits={splits}", p["DTYPE"])
     scale = 1.0 / math.sqrt(D)
     for b, L in enumerate(lens):
@@ -229,11 +237,11 @@ def make_varlen(lq, lk, H, Hkv, D, dtype):
     for a, b in zip(lq, lk):
         cq.append(cq[-1] + a)
         ck.append(ck[-1] + b)
-    q = torch.randn(max(cq[-1], 1), H, D, device="cuda").to(dtype)
-    kk = torch.randn(max(ck[-1], 1), Hkv, D, device="cuda").to(dtype)
-    vv = torch.randn(max(ck[-1], 1), Hkv, D, device="cuda").to(dtype)
-    return (q, kk, vv, torch.tensor(cq, dtype=torch.int32, device="cuda"),
-            torch.tensor(ck, dtype=torch.int32, device="cuda"), cq, ck)
+    q = torch.randn(max(cq[-1], 1), H, D, device=DEV).to(dtype)
+    kk = torch.randn(max(ck[-1], 1), Hkv, D, device=DEV).to(dtype)
+    vv = torch.randn(max(ck[-1], 1), Hkv, D, device=DEV).to(dtype)
+    return (q, kk, vv, torch.tensor(cq, dtype=torch.int32, device=DEV),
+            torch.tensor(ck, dtype=torch.int32, device=DEV), cq, ck)
 
 
 def check_varlen(k, name, p, lq, lk, Hkv):
@@ -242,10 +250,10 @@ def check_varlen(k, name, p, lq, lk, Hkv):
     H = Hkv * G
     q, kk, vv, cuq, cuk, cq, ck = make_varlen(lq, lk, H, Hkv, D, dtype)
     out = torch.full_like(q, float("nan"))
-    lse = torch.full((H, q.shape[0]), float("nan"), device="cuda")
+    lse = torch.full((H, q.shape[0]), float("nan"), device=DEV)
     scale = 1.0 / math.sqrt(D)
     k(Q=q, K=kk, V=vv, CuSeqlensQ=cuq, CuSeqlensK=cuk, Out=out, Lse=lse, qk_scale=scale)
-    torch.cuda.synchronize()
+    sync()
     e = Errors(f"{name} lq={lq} lk={lk} Hkv={Hkv}", p["DTYPE"])
     for b in range(len(lq)):
         if lq[b] == 0:
@@ -281,7 +289,7 @@ def bench(fn):
 
 
 def copy_bandwidth(nbytes):
-    x = torch.empty(nbytes // 2, dtype=torch.float16, device="cuda").normal_()
+    x = torch.empty(nbytes // 2, dtype=torch.float16, device=DEV).normal_()
     y = torch.empty_like(x)
     ms = bench(lambda: y.copy_(x))
     return 2 * nbytes / ms / 1e6  # GB/s, read + written
@@ -306,9 +314,9 @@ def time_decode(bundles):
         for G in (4, 8):
             H = Hkv * G
             # The peer: SDPA on contiguous KV [B, Hkv, S, D].
-            qd = torch.randn(B, H, 1, D, device="cuda", dtype=torch.float16)
-            kd = torch.randn(B, Hkv, S, D, device="cuda", dtype=torch.float16)
-            vd = torch.randn(B, Hkv, S, D, device="cuda", dtype=torch.float16)
+            qd = torch.randn(B, H, 1, D, device=DEV, dtype=torch.float16)
+            kd = torch.randn(B, Hkv, S, D, device=DEV, dtype=torch.float16)
+            vd = torch.randn(B, Hkv, S, D, device=DEV, dtype=torch.float16)
             t_sdpa = bench(lambda: F.scaled_dot_product_attention(qd, kd, vd, enable_gqa=True))
             del qd, kd, vd
             best_paged = {}
@@ -319,7 +327,7 @@ def time_decode(bundles):
                                                        torch.float16, free_pages=0,
                                                        poison=False)
                 out = torch.empty_like(q)
-                lse = torch.empty(B, 1, H, device="cuda")
+                lse = torch.empty(B, 1, H, device=DEV)
                 waves = [1, 2, 4, 8]
                 cands = sorted({max(1, min(64, round(132 * w / (B * Hkv)))) for w in waves} | {1})
                 for entry in perf[(G, PS)]:
@@ -327,9 +335,9 @@ def time_decode(bundles):
                     rows = params_of(os.path.join(bundles, entry))["ROWS"]
                     best = None
                     for splits in cands:
-                        work = (torch.empty(B, Hkv, splits, rows, D, device="cuda"),
-                                torch.empty(B, Hkv, splits, rows, device="cuda"),
-                                torch.zeros(B, Hkv, dtype=torch.int32, device="cuda"))
+                        work = (torch.empty(B, Hkv, splits, rows, D, device=DEV),
+                                torch.empty(B, Hkv, splits, rows, device=DEV),
+                                torch.zeros(B, Hkv, dtype=torch.int32, device=DEV))
                         try:
                             ms = bench(lambda: run_paged(k, q, kc, vc, table, seqlens, splits,
                                                          rows, out, lse, work))
@@ -367,7 +375,7 @@ def varlen_flops(lq, lk, H, D, causal):
 
 def time_varlen(bundles):
     H, D = 32, 128
-    lens = [512, 8192, 1024, 4096, 2048, 6144, 768, 3072, 5120, 1536]  # 32k tokens
+    lens = [512, 8192, 1024, 4096, 2048, 6144, 768, 3072, 5120, 1792]  # 32768 tokens
     total = sum(lens)
     print(f"\nvarlen forward, fp16, H={H}, D={D}, {len(lens)} sequences of 512..8192, "
           f"{total} tokens")
@@ -376,7 +384,7 @@ def time_varlen(bundles):
         causal = c == "c"
         q, kk, vv, cuq, cuk, _, _ = make_varlen(lens, lens, H, H, D, torch.float16)
         out = torch.empty_like(q)
-        lse = torch.empty(H, total, device="cuda")
+        lse = torch.empty(H, total, device=DEV)
         fl = varlen_flops(lens, lens, H, D, causal)
         for entry in sorted(os.listdir(bundles)):
             if not (entry.startswith("vf-f16-d128-") and entry.endswith(f"-{c}-sm_90a")):
@@ -401,11 +409,11 @@ def time_varlen(bundles):
             S = 4096
             B = total // S
             k = tile_launcher.load(dense)
-            qd = torch.randn(B, H, S, D, device="cuda", dtype=torch.float16)
+            qd = torch.randn(B, H, S, D, device=DEV, dtype=torch.float16)
             kd = torch.randn_like(qd)
             vd = torch.randn_like(qd)
             od = torch.empty_like(qd)
-            ld = torch.empty(B, H, S, device="cuda")
+            ld = torch.empty(B, H, S, device=DEV)
             ms = bench(lambda: k(Q=qd, K=kd, V=vd, Out=od, Lse=ld, qk_scale=1 / math.sqrt(D),
                                  input_pos=0))
             fl_d = varlen_flops([S] * B, [S] * B, H, D, causal)
