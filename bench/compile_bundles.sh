@@ -26,6 +26,9 @@
 #         backward: the attention backward's kernels and the forward with
 #                  LSE (every dtype, head dim, causal, GQA 1/4, EVEN_K), and
 #                  main-kernel variants in variants/: bench/check_backward.py
+#         serving: kernels/paged_decode.mlir and kernels/varlen_fmha.mlir
+#                  (and the dense fmha for comparison), named NAME-CHIP:
+#                  bench/check_serving.py
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build),
 #   ALLOW_SPILLS (default 1): tile-compile refuses a kernel that ptxas
 #   reports spilling unless --allow-spills; these sets keep spilling
@@ -607,8 +610,59 @@ backward)
       --tile-pipeline=tile-O2
   done
   ;;
+serving)
+  # The serving attention kernels (issue 23), named NAME-CHIP for
+  # bench/check_serving.py, which reads each bundle's params from its
+  # manifest. Paged decode: one warp a block, 16 or 32 mma rows (the GQA
+  # group times the query tokens), key tiles of 16 (page 16) or 32 keys;
+  # correctness bundles on both chips, the timed ones (D 128, groups 4 and
+  # 8, pages 16 / 64 / 256 and contiguous: one page per sequence) on sm_90a.
+  KERNEL=paged_decode
+  for chip in sm_90a sm_80; do
+    CHIP=$chip variant "pd-f16-d128-g4-p16-$chip" "PAGE_SIZE=16,TILE_N=16,Q_TILE=4,ROWS=16,QUERY_GROUP_SIZE=4,HEAD_DIM=128"
+    CHIP=$chip variant "pd-bf16-d128-g8-p64-$chip" "PAGE_SIZE=64,TILE_N=32,Q_TILE=2,ROWS=16,QUERY_GROUP_SIZE=8,HEAD_DIM=128,DTYPE=bf16"
+    CHIP=$chip variant "pd-f16-d64-g4q8-p256-$chip" "PAGE_SIZE=256,TILE_N=32,Q_TILE=8,ROWS=32,QUERY_GROUP_SIZE=4,HEAD_DIM=64"
+    CHIP=$chip variant "pd-bf16-d64-g8-p16-$chip" "PAGE_SIZE=16,TILE_N=16,Q_TILE=2,ROWS=16,QUERY_GROUP_SIZE=8,HEAD_DIM=64,DTYPE=bf16"
+    # 64 rows on 4 warps (8 query tokens of a group of 8).
+    CHIP=$chip variant "pd-f16-d128-g8q8-w4-p64-$chip" "PAGE_SIZE=64,TILE_N=32,Q_TILE=8,ROWS=64,QUERY_GROUP_SIZE=8,HEAD_DIM=128" --num-warps=4
+  done
+  for g in 4 8; do
+    qt=$((16 / g))
+    for ps in 16 64 256 4096 32768; do
+      tn=$([ $ps = 16 ] && echo 16 || echo 32)
+      common="PAGE_SIZE=$ps,TILE_N=$tn,Q_TILE=$qt,ROWS=16,QUERY_GROUP_SIZE=$g,HEAD_DIM=128"
+      variant "perf-pd-f16-d128-g$g-p$ps-sm_90a" "$common"
+      # Two stages: less shared memory a block, more blocks an SM.
+      variant "perf-pd-f16-d128-g$g-p$ps-s2-sm_90a" "$common" --stages=2
+      # 64 rows (the group padded with query tokens) on 4 warps: 4x the
+      # mma work, but 4 warps a block to issue copies and hide latency.
+      variant "perf-pd-f16-d128-g$g-p$ps-w4-sm_90a" \
+        "PAGE_SIZE=$ps,TILE_N=$tn,Q_TILE=$((64 / g)),ROWS=64,QUERY_GROUP_SIZE=$g,HEAD_DIM=128" --num-warps=4
+    done
+  done
+  # Varlen forward: fmha's Hopper configurations (TMA producer warpgroup,
+  # 128x128 tiles, the mmas overlapped), GQA, bf16 D 64, and sm_80; the
+  # dense fmha bundle of the same configuration for the TFLOPS comparison.
+  KERNEL=varlen_fmha
+  for causal in true false; do
+    c=$([ $causal = true ] && echo c || echo n)
+    overlap_switches $c
+    variant "vf-f16-d128-ov-$c-sm_90a" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=$causal" \
+      --num-warps=8 --stages=2 --tma=on "${OVERLAP[@]}"
+    variant "vf-f16-d128-ws-$c-sm_90a" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=$causal" \
+      --num-warps=8 --stages=2 --tma=on --tile-pipeline=$O3
+    variant "vf-bf16-d64-g4-$c-sm_90a" "TILE_M=128,TILE_N=128,HEAD_DIM=64,CAUSAL=$causal,DTYPE=bf16,QUERY_GROUP_SIZE=4" \
+      --num-warps=8 --stages=2 --tma=on "${OVERLAP[@]}"
+    CHIP=sm_80 variant "vf-f16-d128-$c-sm_80" "TILE_M=64,TILE_N=64,HEAD_DIM=128,CAUSAL=$causal" \
+      --num-warps=4 --tile-pipeline=$O3
+    KERNEL=fmha
+    variant "fmha-f16-d128-tmaov-cs-$c-sm_90a" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=true" \
+      --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${OVERLAP[@]}"
+    KERNEL=varlen_fmha
+  done
+  ;;
 *)
-  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving)" >&2
   exit 2
   ;;
 esac

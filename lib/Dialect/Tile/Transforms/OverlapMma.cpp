@@ -53,12 +53,45 @@ struct Plan {
   unsigned accIndex = 0;             // yield position of the second mma
   llvm::SetVector<Operation *> late; // stage 1, in program order
   SmallVector<Value> carried;        // stage-0 values stage 1 reads
+  // Stage-0 scalar ops stage 1 recomputes for its own iteration instead of
+  // carrying their values (an offset computed from the induction variable:
+  // carried, it would hide from the pipeliner that the copy's offset
+  // depends on the induction variable only). Program order.
+  SmallVector<Operation *> recomputed;
   bool accInLate = false; // stage 1 reads the accumulator (else stage 0)
   std::string whyNot;
 };
 
+/// True when `op` of the loop body is a pure scalar op computed from the
+/// induction variable and values defined outside the loop only (through
+/// other such ops); adds it and the body ops it needs to `ops`.
+bool recomputable(Operation *op, scf::ForOp loop,
+                  llvm::SetVector<Operation *> &ops) {
+  if (ops.contains(op))
+    return true;
+  if (op->getBlock() != loop.getBody() || !isPure(op) ||
+      op->getNumRegions() != 0 || op->getNumResults() != 1 ||
+      !op->getResult(0).getType().isIntOrIndexOrFloat())
+    return false;
+  for (Value v : op->getOperands()) {
+    if (v == loop.getInductionVar())
+      continue;
+    if (isa<BlockArgument>(v)) {
+      if (loop->isAncestor(cast<BlockArgument>(v).getOwner()->getParentOp()))
+        return false;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (loop->isProperAncestor(def) && !recomputable(def, loop, ops))
+      return false;
+  }
+  ops.insert(op);
+  return true;
+}
+
 Plan analyze(scf::ForOp loop, bool lateSoftmaxOps) {
   Plan plan;
+  llvm::SetVector<Operation *> recomputed;
   auto fail = [&](StringRef why) {
     plan.whyNot = why.str();
     return plan;
@@ -137,9 +170,13 @@ Plan analyze(scf::ForOp loop, bool lateSoftmaxOps) {
       }
       Operation *def = operand.getDefiningOp();
       if (def->getBlock() == body && !plan.late.contains(def) &&
-          !llvm::is_contained(plan.carried, operand))
+          !llvm::is_contained(plan.carried, operand) &&
+          !recomputable(def, loop, recomputed))
         plan.carried.push_back(operand);
     }
+  plan.recomputed.assign(recomputed.begin(), recomputed.end());
+  llvm::sort(plan.recomputed,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   // The accumulator is read by one stage only; by stage 0 only after the
   // first mma (it is then the second mma's result, issued right after).
   for (Operation *user : accArg.getUsers()) {
@@ -180,6 +217,8 @@ Value cloneLate(OpBuilder &b, Plan &plan, scf::ForOp loop, Value iv, Value acc,
   if (acc)
     map.map(loop.getRegionIterArgs()[plan.accIndex], acc);
   map.map(plan.carried, carried);
+  for (Operation *op : plan.recomputed)
+    b.clone(*op, map);
   for (Operation *op : plan.late)
     b.clone(*op, map);
   return map.lookup(plan.second.getResult());
@@ -270,7 +309,14 @@ void rotate(scf::ForOp loop, Plan &plan) {
         same.push_back(inits[accIndex]);
         continue;
       }
-      auto type = cast<RankedTensorType>(v.getType());
+      // A carried scalar (an offset stage 1 shares with stage 0, such as a
+      // varlen kernel's key row) is a zero constant; a tile a zero tile.
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type) {
+        same.push_back(arith::ConstantOp::create(
+            eb, loc, cast<TypedAttr>(eb.getZeroAttr(v.getType()))));
+        continue;
+      }
       same.push_back(
           FullOp::create(eb, loc, type, eb.getZeroAttr(type.getElementType()),
                          buildShapeSpec(eb.getContext(), type.getShape())));

@@ -138,8 +138,34 @@ int64_t allocBytes(AllocOp alloc) {
   return type.getTileBytes() * type.getNumStages();
 }
 
+/// True when `loop` writes global memory through `view` (a store, scatter
+/// or atomic on it). Views the kernel writes share no memory with the
+/// views it reads (the launch contract), so other views cannot change what
+/// a read of `view` sees.
+bool loopWritesView(scf::ForOp loop, Value view) {
+  WalkResult r = loop->walk([&](Operation *op) {
+    Value target;
+    if (auto store = dyn_cast<StoreOp>(op))
+      target = store.getView();
+    else if (auto atomic = dyn_cast<AtomicOp>(op))
+      target = atomic.getView();
+    else if (auto store = dyn_cast<tile::StoreOp>(op))
+      target = store.getView();
+    else if (auto scatter = dyn_cast<tile::ScatterOp>(op))
+      target = scatter.getView();
+    else if (auto atomic = dyn_cast<tile::AtomicOp>(op))
+      target = atomic.getView();
+    return target == view ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
 /// True when the copy's offsets are computed from the loop's induction
-/// variable and values defined outside the loop only.
+/// variable and values defined outside the loop only, through pure ops and
+/// scalar reads (`tile.read`: a page of a block table) of views the loop
+/// does not write. A read runs again for the iterations the prologue and
+/// the body issue ahead, also past the loop's end; it is safe there: a
+/// coordinate outside its view reads 0, never memory outside the view.
 bool offsetsDependOnlyOnIV(scf::ForOp loop, AsyncCopyOp copy) {
   SmallVector<Value> pending(copy.getOffsets().begin(),
                              copy.getOffsets().end());
@@ -160,7 +186,10 @@ bool offsetsDependOnlyOnIV(scf::ForOp loop, AsyncCopyOp copy) {
       continue;
     // Not isPure: a division is not speculatable, but the clones run only
     // for iterations that exist, with the same loop-invariant divisor.
-    if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
+    auto read = dyn_cast<tile::ReadOp>(def);
+    if (read && loopWritesView(loop, read.getView()))
+      return false;
+    if ((!read && !isMemoryEffectFree(def)) || def->getNumRegions() != 0)
       return false;
     llvm::append_range(pending, def->getOperands());
   }

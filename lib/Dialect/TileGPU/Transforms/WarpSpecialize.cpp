@@ -82,6 +82,31 @@ SmallVector<Operation *> producerRoots(Block *top) {
   return roots.takeVector();
 }
 
+/// True when the kernel around `read` writes the view it reads (a store,
+/// scatter or atomic on it): the producer's copy of the read could then see
+/// another value than the consumers'. Views the kernel writes share no
+/// memory with the views it reads (the launch contract).
+bool kernelWritesView(Operation *read, Value view) {
+  Operation *func = read->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return true;
+  WalkResult r = func->walk([&](Operation *op) {
+    Value target;
+    if (auto store = dyn_cast<StoreOp>(op))
+      target = store.getView();
+    else if (auto atomic = dyn_cast<AtomicOp>(op))
+      target = atomic.getView();
+    else if (auto store = dyn_cast<tile::StoreOp>(op))
+      target = store.getView();
+    else if (auto scatter = dyn_cast<tile::ScatterOp>(op))
+      target = scatter.getView();
+    else if (auto atomic = dyn_cast<tile::AtomicOp>(op))
+      target = atomic.getView();
+    return target == view ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
 /// Moves `from`'s ops but its terminator to the start of `to`.
 void moveBody(Block *from, Block *to) {
   to->getOperations().splice(to->begin(), from->getOperations(), from->begin(),
@@ -89,12 +114,11 @@ void moveBody(Block *from, Block *to) {
 }
 
 /// True for the ops the producer may run as well as the consumers: those
-/// without memory effects, and scalar reads (tile.read: a value the kernel
-/// reads but does not write, so both roles read the same; the pipeliner
-/// already issues the loads of such data early).
+/// without memory effects, and scalar reads (tile.read: cu_seqlens, a block
+/// table) of views the kernel does not write, so both roles read the same.
 bool producerMayRun(Operation *op) {
-  if (isa<tile::ReadOp>(op))
-    return true;
+  if (auto read = dyn_cast<tile::ReadOp>(op))
+    return !kernelWritesView(op, read.getView());
   return isMemoryEffectFree(op) && op->getNumRegions() == 0;
 }
 

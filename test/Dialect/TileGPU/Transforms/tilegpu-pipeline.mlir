@@ -373,3 +373,79 @@ func.func @negative_predicated_copy(%K: !tile.view<?x?xf16>, %a: !tilegpu.smem<6
   }
   return %r : tensor<64x64xf32, #mma>
 }
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warps = [4, 1]>
+#pad = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+
+// A paged loop: the copy's row comes from a page read from a block table
+// (tile.read) in the body. The read is cloned with the offsets for the
+// iterations issued ahead (a coordinate outside the table reads 0, so the
+// clones past the loop's end are safe), and the loop is pipelined.
+// CHECK-LABEL: func.func @paged_read
+// CHECK: %[[RING:.*]] = tilegpu.alloc : <3x64x64xf16
+// Prologue: the page of iteration 0, then its copy.
+// CHECK: tile.read %[[TABLE:arg[0-9]+]][%{{.*}}] : <?xi32> -> i32
+// CHECK: tilegpu.async_copy
+// CHECK: scf.for
+// CHECK: tilegpu.async_wait 1
+// The page of the iteration two ahead.
+// CHECK: tile.read %[[TABLE]][%{{.*}}] : <?xi32> -> i32
+// CHECK: tilegpu.async_copy {{.*}} if
+// CHECK: return
+// STAGES2-LABEL: func.func @paged_read
+// STAGES2: tilegpu.alloc : <2x64x64xf16
+// STAGES2: tilegpu.async_wait 0
+func.func @paged_read(%K: !tile.view<?x?xf16>, %Table: !tile.view<?xi32>,
+                      %a: !tilegpu.smem<64x64xf16, #pad>, %n: i32) -> tensor<64x64xf32, #mma> {
+  %kb = tilegpu.alloc : !tilegpu.smem<64x64xf16, #pad>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = tile.full 0.0 shape [64, 64] : tensor<64x64xf32, #mma>
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+    %page = tile.read %Table[%j] : !tile.view<?xi32> -> i32
+    tilegpu.barrier
+    tilegpu.async_copy %K[%page, %c0] dims [0, 1] into %kb {tilegpu.latency = 4 : i32}
+        : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #pad>
+    tilegpu.async_commit
+    tilegpu.async_wait 0
+    tilegpu.barrier
+    %s = tilegpu.mma %a, %kb, %acc : !tilegpu.smem<64x64xf16, #pad>,
+        !tilegpu.smem<64x64xf16, #pad>, tensor<64x64xf32, #mma>
+    scf.yield %s : tensor<64x64xf32, #mma>
+  }
+  return %r : tensor<64x64xf32, #mma>
+}
+
+// A read of a view the loop also writes is not moved ahead of the writes
+// of earlier iterations: the loop stays as it is.
+// CHECK-LABEL: func.func @negative_read_written_view
+// CHECK-NOT: tilegpu.subview
+// CHECK: tilegpu.async_wait 0
+// CHECK: return
+// STAGES2-LABEL: func.func @negative_read_written_view
+// STAGES2-NOT: tilegpu.subview
+// STAGES2: tilegpu.async_wait 0
+func.func @negative_read_written_view(%K: !tile.view<?x?xf16>, %Table: !tile.view<?xi32>,
+                                      %a: !tilegpu.smem<64x64xf16, #pad>, %n: i32)
+    -> tensor<64x64xf32, #mma> {
+  %kb = tilegpu.alloc : !tilegpu.smem<64x64xf16, #pad>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = tile.full 0.0 shape [64, 64] : tensor<64x64xf32, #mma>
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+    %page = tile.read %Table[%j] : !tile.view<?xi32> -> i32
+    tilegpu.barrier
+    tilegpu.async_copy %K[%page, %c0] dims [0, 1] into %kb {tilegpu.latency = 4 : i32}
+        : !tile.view<?x?xf16>, !tilegpu.smem<64x64xf16, #pad>
+    tilegpu.async_commit
+    tilegpu.async_wait 0
+    tilegpu.barrier
+    %s = tilegpu.mma %a, %kb, %acc : !tilegpu.smem<64x64xf16, #pad>,
+        !tilegpu.smem<64x64xf16, #pad>, tensor<64x64xf32, #mma>
+    tile.atomic add %c1, %Table[%j] : i32, !tile.view<?xi32>
+    scf.yield %s : tensor<64x64xf32, #mma>
+  }
+  return %r : tensor<64x64xf32, #mma>
+}
