@@ -57,14 +57,14 @@ def round_to(x, dtype):
 
 
 def decode(dtype, word):
+    if dtype not in ("f16", "bf16", "f32"):
+        return int(word, 0)                    # integers print as decimals
     b = int(word, 16)
     if dtype == "f16":
         return struct.unpack("<e", struct.pack("<H", b))[0]
     if dtype == "bf16":
         return struct.unpack("<f", struct.pack("<I", b << 16))[0]
-    if dtype == "f32":
-        return struct.unpack("<f", struct.pack("<I", b))[0]
-    return b                                   # integers: the raw bits
+    return struct.unpack("<f", struct.pack("<I", b))[0]
 
 
 def write_npy(path, descr, shape, values):
