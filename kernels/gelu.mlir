@@ -81,11 +81,8 @@ func.func @gelu(
   } else {
     // z = |x| / sqrt 2, t = 1 / (1 + z / 2)
     %rsqrt2 = tile.full 0.70710678118654752440 shape [ROWS, BLOCK_N] : tensor<?x?xf32>
-    // |x| as a select: math.absf does not lower for the GPU yet (the NVVM
-    // legalization refuses llvm.intr.fabs).
-    %negx = arith.negf %x : tensor<?x?xf32>
+    %ax = math.absf %x : tensor<?x?xf32>
     %isneg = arith.cmpf olt, %x, %zero : tensor<?x?xf32>
-    %ax = tile.select %isneg, %negx, %x : tensor<?x?xi1>, tensor<?x?xf32>
     %z = arith.mulf %ax, %rsqrt2 : tensor<?x?xf32>
     %hz = arith.mulf %z, %half : tensor<?x?xf32>
     %tden = arith.addf %one, %hz : tensor<?x?xf32>
