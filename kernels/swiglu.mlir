@@ -8,8 +8,10 @@
 // Two tensors or one fused [T, 2F] tensor: G and U are views with their
 // own row strides, so a fused gate-up tensor GU (torch's
 // `gate, up = gu.chunk(2, dim=-1)`) is passed as its two column halves,
-// G = GU[:, :F] and U = GU[:, F:] (row stride 2F), with no copy; likewise
-// dG and dU can be the halves of one [T, 2F] gradient. The second half
+// G = GU[:, :F] and U = GU[:, F:] (row stride 2F), with no copy. (dG and
+// dU as the halves of one [T, 2F] gradient run on the executor, but
+// tile_launcher refuses written views whose address ranges interleave.)
+// The second half
 // starts F elements in: 16-byte vectors need F * sizeof(DTYPE) % 16 == 0,
 // which the launcher checks against the bundle's alignment (a bundle
 // compiled with --view-align=2 takes any F).
