@@ -354,8 +354,8 @@ void lowering::populateElementwisePatterns(TileTypeConverter &converter,
                                            RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<FullLowering, TensorConstantLowering, SplatLowering,
-               IotaLowering, BroadcastLowering, Exp2Lowering, MulHiULowering, DivLowering,
-               SelectLowering, AsTypeLowering, BlockIdLowering,
+               IotaLowering, BroadcastLowering, Exp2Lowering, MulHiULowering,
+               DivLowering, SelectLowering, AsTypeLowering, BlockIdLowering,
                NumBlocksLowering, DimLowering, ElementwiseLowering>(converter,
                                                                     ctx);
 }

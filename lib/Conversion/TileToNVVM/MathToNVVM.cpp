@@ -67,9 +67,7 @@ Value computeF32(OpBuilder &b, Location loc, Operation *op, Value x) {
                    LLVM::AsmDialectAttr(), ArrayAttr())
             .getResult(0);
       })
-      .Case([&](math::SqrtOp) {
-        return intrinsic("llvm.nvvm.sqrt.rn.f", x);
-      })
+      .Case([&](math::SqrtOp) { return intrinsic("llvm.nvvm.sqrt.rn.f", x); })
       .Case([&](math::RsqrtOp) {
         return intrinsic("llvm.nvvm.rsqrt.approx.f", x);
       })
