@@ -29,6 +29,10 @@
 #         serving: kernels/paged_decode.mlir and kernels/varlen_fmha.mlir
 #                  (and the dense fmha for comparison), named NAME-CHIP:
 #                  bench/check_serving.py
+#         xent   : cross-entropy, SwiGLU, GeLU and dropout (kernels/
+#                  cross_entropy.mlir, swiglu.mlir, gelu.mlir, dropout.mlir)
+#                  for sm_90a and sm_80, named KERNEL-TOKENS-CHIP (-a2/-a4:
+#                  any row length; -time: also timed): bench/check_xent.py
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build),
 #   ALLOW_SPILLS (default 1): tile-compile refuses a kernel that ptxas
 #   reports spilling unless --allow-spills; these sets keep spilling
@@ -661,8 +665,59 @@ serving)
     KERNEL=varlen_fmha
   done
   ;;
+xent)
+  # Spills are refused here: these kernels must not spill. Targets are
+  # i32: the bundle ABI carries no i64 views yet.
+  for chip in sm_90a sm_80; do
+    t=$([ $chip = sm_90a ] && echo "-time" || echo "")
+    CHIP=$chip
+    KERNEL=cross_entropy
+    for dt in f16 bf16 f32; do
+      ALLOW_SPILLS=0 variant "xent-$dt-i32-grad-n4096w8$t-$chip" "DTYPE=$dt,BLOCK_N=4096,TGT_DTYPE=i32" --num-warps=8
+    done
+    ALLOW_SPILLS=0 variant "xent-f16-i32-grad-n4096w8-a2-$chip" "DTYPE=f16,BLOCK_N=4096,TGT_DTYPE=i32" --num-warps=8 --view-align=2
+    ALLOW_SPILLS=0 variant "xent-bf16-i32-grad-n4096w8-a2$t-$chip" "DTYPE=bf16,TGT_DTYPE=i32,BLOCK_N=4096" --num-warps=8 --view-align=2
+    ALLOW_SPILLS=0 variant "xent-f32-i32-grad-n2048w8-a4-$chip" "DTYPE=f32,BLOCK_N=2048,TGT_DTYPE=i32" --num-warps=8 --view-align=4
+    ALLOW_SPILLS=0 variant "xent-bf16-i32-inplace-n4096w8$t-$chip" "DTYPE=bf16,TGT_DTYPE=i32,BLOCK_N=4096,IN_PLACE=true" --num-warps=8
+    ALLOW_SPILLS=0 variant "xent-bf16-i32-fwd-n4096w8$t-$chip" "DTYPE=bf16,BLOCK_N=4096,GRAD=false,TGT_DTYPE=i32" --num-warps=8
+    ALLOW_SPILLS=0 variant "xent-bf16-i32-grad-n8192w8$t-$chip" "DTYPE=bf16,BLOCK_N=8192,TGT_DTYPE=i32" --num-warps=8
+    ALLOW_SPILLS=0 variant "xent-bf16-i32-grad-n2048w4$t-$chip" "DTYPE=bf16,BLOCK_N=2048,TGT_DTYPE=i32" --num-warps=4
+    KERNEL=swiglu
+    for dt in f16 bf16 f32; do
+      for dir in fwd bwd; do
+        b=$([ $dir = bwd ] && echo true || echo false)
+        ALLOW_SPILLS=0 variant "swiglu-$dt-$dir-r8n512$t-$chip" "DTYPE=$dt,BACKWARD=$b,ROWS=8,BLOCK_N=512" --num-warps=4
+      done
+    done
+    # Smaller tiles: fewer registers, more blocks an SM (for the autotune).
+    ALLOW_SPILLS=0 variant "swiglu-bf16-fwd-r4n256$t-$chip" "DTYPE=bf16,ROWS=4,BLOCK_N=256" --num-warps=4
+    ALLOW_SPILLS=0 variant "swiglu-bf16-bwd-r4n256$t-$chip" "DTYPE=bf16,BACKWARD=true,ROWS=4,BLOCK_N=256" --num-warps=4
+    ALLOW_SPILLS=0 variant "swiglu-bf16-fwd-r4n1024-$chip" "DTYPE=bf16,ROWS=4,BLOCK_N=1024" --num-warps=4
+    ALLOW_SPILLS=0 variant "swiglu-f16-bwd-r8n512-a2-$chip" "DTYPE=f16,BACKWARD=true" --num-warps=4 --view-align=2
+    KERNEL=gelu
+    for dt in f16 bf16 f32; do
+      for form in tanh erf; do
+        tf=$([ $form = tanh ] && echo true || echo false)
+        for dir in fwd bwd; do
+          b=$([ $dir = bwd ] && echo true || echo false)
+          ALLOW_SPILLS=0 variant "gelu-$dt-$form-$dir-r8n512$t-$chip" "DTYPE=$dt,TANH=$tf,BACKWARD=$b" --num-warps=4
+        done
+      done
+    done
+    ALLOW_SPILLS=0 variant "gelu-bf16-tanh-fwd-r4n256$t-$chip" "DTYPE=bf16,ROWS=4,BLOCK_N=256" --num-warps=4
+    ALLOW_SPILLS=0 variant "gelu-bf16-erf-bwd-r4n256$t-$chip" "DTYPE=bf16,TANH=false,BACKWARD=true,ROWS=4,BLOCK_N=256" --num-warps=4
+    ALLOW_SPILLS=0 variant "gelu-bf16-erf-fwd-r8n512-a2-$chip" "DTYPE=bf16,TANH=false" --num-warps=4 --view-align=2
+    KERNEL=dropout
+    for dt in f16 bf16 f32; do
+      ALLOW_SPILLS=0 variant "dropout-$dt-r16$t-$chip" "DTYPE=$dt,ROWS=16" --num-warps=4
+    done
+    ALLOW_SPILLS=0 variant "dropout-bf16-r8$t-$chip" "DTYPE=bf16,ROWS=8" --num-warps=4
+    ALLOW_SPILLS=0 variant "dropout-bf16-r32w8$t-$chip" "DTYPE=bf16,ROWS=32" --num-warps=8
+    ALLOW_SPILLS=0 variant "dropout-f16-r16-a2-$chip" "DTYPE=f16,ROWS=16" --num-warps=4 --view-align=2
+  done
+  ;;
 *)
-  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving, xent)" >&2
   exit 2
   ;;
 esac

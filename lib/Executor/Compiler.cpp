@@ -443,6 +443,7 @@ LogicalResult Compiler::compileOp(Operation *op, Instr &instr) {
         instr.flag = exp2.getFlushToZero();
         return success();
       })
+      .Case([&](MulHiUOp) { return setBinaryI(BinI::MulHiU); })
       .Case([&](DivOp div) {
         instr.opc = Opc::Div;
         instr.flag = div.getFlushToZero();

@@ -770,6 +770,14 @@ LogicalResult Frame::execBinaryI(const Instr &instr) {
     result = mapInt2(a, b, n, kind,
                      [&](int64_t x, int64_t y) { return wrap(u(x) * u(y)); });
     break;
+  case BinI::MulHiU:
+    // The upper w bits of the unsigned 2w-bit product (w = 32 or 64).
+    result = mapInt2(a, b, n, kind, [&](int64_t x, int64_t y) {
+      unsigned __int128 p = static_cast<unsigned __int128>(u(x)) *
+                            static_cast<unsigned __int128>(u(y));
+      return wrap(static_cast<uint64_t>(p >> w));
+    });
+    break;
   case BinI::DivS:
     if (failed(checkDivision(true)))
       return failure();

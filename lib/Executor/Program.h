@@ -132,6 +132,7 @@ enum class BinI : uint8_t {
   Add,
   Sub,
   Mul,
+  MulHiU,
   DivS,
   DivU,
   RemS,

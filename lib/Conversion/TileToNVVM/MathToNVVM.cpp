@@ -7,9 +7,13 @@
 //   log    lg2.approx.f32(x) * ln(2)       log2   lg2.approx.f32
 //   tanh   tanh.approx.f32 (sm_75+)        sqrt   sqrt.rn.f32
 //   rsqrt  rsqrt.approx.f32                fma    fma.rn
-//   absf, floor, ceil, copysign, absi      LLVM's intrinsics
+//   floor  cvt.rmi.f32.f32                 ceil   cvt.rpi.f32.f32
+//   absf, copysign   on the sign bit (and/or of the bit pattern)
+//   absi             LLVM's intrinsic
 // f16 and bf16 compute in f32 (fma, absf and copysign natively). Any other
-// math op, or an f64 function, is reported at the op.
+// math op, or an f64 function, is reported at the op. LLVM's fabs, sqrt,
+// floor, ceil and copysign intrinsics are not used: convert-gpu-to-nvvm
+// marks them illegal (it expects them as libdevice calls).
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,16 +67,12 @@ Value computeF32(OpBuilder &b, Location loc, Operation *op, Value x) {
                    LLVM::AsmDialectAttr(), ArrayAttr())
             .getResult(0);
       })
-      .Case(
-          [&](math::SqrtOp) { return Value(LLVM::SqrtOp::create(b, loc, x)); })
+      .Case([&](math::SqrtOp) { return intrinsic("llvm.nvvm.sqrt.rn.f", x); })
       .Case([&](math::RsqrtOp) {
         return intrinsic("llvm.nvvm.rsqrt.approx.f", x);
       })
-      .Case([&](math::FloorOp) {
-        return Value(LLVM::FFloorOp::create(b, loc, x));
-      })
-      .Case(
-          [&](math::CeilOp) { return Value(LLVM::FCeilOp::create(b, loc, x)); })
+      .Case([&](math::FloorOp) { return intrinsic("llvm.nvvm.floor.f", x); })
+      .Case([&](math::CeilOp) { return intrinsic("llvm.nvvm.ceil.f", x); })
       .Default([](Operation *) { return Value(); });
 }
 
@@ -94,10 +94,23 @@ FailureOr<Value> computeScalar(OpBuilder &b, Operation *op,
   Type type = args[0].getType();
   if (isa<math::FmaOp>(op))
     return Value(LLVM::FMAOp::create(b, loc, args[0], args[1], args[2]));
-  if (isa<math::AbsFOp>(op))
-    return Value(LLVM::FAbsOp::create(b, loc, args[0]));
-  if (isa<math::CopySignOp>(op))
-    return Value(LLVM::CopySignOp::create(b, loc, args[0], args[1]));
+  if (isa<math::AbsFOp, math::CopySignOp>(op)) {
+    // |x| clears the sign bit; copysign(x, y) takes y's.
+    unsigned width = type.getIntOrFloatBitWidth();
+    Type intType = b.getIntegerType(width);
+    APInt signBit = APInt::getSignMask(width);
+    auto constant = [&](const APInt &v) {
+      return arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, v));
+    };
+    Value bits = LLVM::BitcastOp::create(b, loc, intType, args[0]);
+    Value magnitude = arith::AndIOp::create(b, loc, bits, constant(~signBit));
+    if (isa<math::CopySignOp>(op)) {
+      Value other = LLVM::BitcastOp::create(b, loc, intType, args[1]);
+      Value sign = arith::AndIOp::create(b, loc, other, constant(signBit));
+      magnitude = arith::OrIOp::create(b, loc, magnitude, sign);
+    }
+    return Value(LLVM::BitcastOp::create(b, loc, type, magnitude));
+  }
   if (isa<math::AbsIOp>(op))
     return Value(LLVM::AbsOp::create(b, loc, type, args[0],
                                      /*is_int_min_poison=*/false));

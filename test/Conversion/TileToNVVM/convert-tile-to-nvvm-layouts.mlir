@@ -183,16 +183,23 @@ func.func @copy_8_bytes(%A: !tile.view<?x?xf16> {tile.align = 8 : i64}) attribut
 // CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK: llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f"
-// CHECK: llvm.intr.sqrt
+// CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.rn.f"
 // CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"
-// CHECK: llvm.intr.fabs
-// CHECK: llvm.intr.floor
+// absf clears the sign bit (LLVM's fabs, sqrt, floor, ceil and copysign
+// intrinsics are illegal in convert-gpu-to-nvvm).
+// CHECK: %[[BITS:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK: %[[MAG:.*]] = arith.constant 2147483647 : i32
+// CHECK: arith.andi %[[BITS]], %[[MAG]] : i32
+// CHECK: llvm.bitcast %{{.*}} : i32 to f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.floor.f"
 // CHECK: arith.extf %{{.*}} : f16 to f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 // A scalar math op in a kernel too.
-// CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.rn.f"(%{{.*}}) : (f32) -> f32
 // CHECK-NOT: math.
+// CHECK-NOT: llvm.intr.fabs
+// CHECK-NOT: llvm.intr.floor
 func.func @math(%X: !tile.view<?x?xf32>, %H: !tile.view<?x?xf16>, %S: !tile.view<?xf32>, %s: f32)
     attributes {tilegpu.num_warps = 1 : i32} {
   %c0 = arith.constant 0 : i32

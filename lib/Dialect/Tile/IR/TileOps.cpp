@@ -520,6 +520,13 @@ LogicalResult Exp2Op::verify() {
   return success();
 }
 
+LogicalResult MulHiUOp::verify() {
+  Type element = getType().getElementType();
+  if (!element.isSignlessInteger(32) && !element.isSignlessInteger(64))
+    return emitOpError() << "needs an i32 or i64 tile, got " << element;
+  return success();
+}
+
 LogicalResult DivOp::verify() {
   Type element = getType().getElementType();
   if (!isFloatLikeElementType(element))

@@ -248,7 +248,7 @@ LogicalResult Specializer::refineOp(Operation *op) {
     mma.getResult().setType(mma.getAcc().getType());
     return success();
   }
-  if (isa<Exp2Op, DivOp>(op)) {
+  if (isa<Exp2Op, DivOp, MulHiUOp>(op)) {
     op->getResult(0).setType(op->getOperand(0).getType());
     return success();
   }

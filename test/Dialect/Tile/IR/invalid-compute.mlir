@@ -1,5 +1,5 @@
 // Verifier and parse errors of the tile dialect, with the location they point
-// at: mma, exp2, div, reduce.
+// at: mma, exp2, mulhiu, div, reduce.
 //
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
 
@@ -54,6 +54,30 @@ func.func @mma_acc_shape(%a: tensor<64x128xf16>, %b: tensor<128x32xf16>, %c: ten
 func.func @exp2_int(%x: tensor<4xi32>) {
   // expected-error @+1 {{'tile.exp2' op needs a float tile, got 'i32'}}
   %0 = tile.exp2 %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @mulhiu_float(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'tile.mulhiu' op needs an i32 or i64 tile, got 'f32'}}
+  %0 = tile.mulhiu %x, %x : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @mulhiu_i16(%x: tensor<4xi16>) {
+  // expected-error @+1 {{'tile.mulhiu' op needs an i32 or i64 tile, got 'i16'}}
+  %0 = tile.mulhiu %x, %x : tensor<4xi16>
+  return
+}
+
+// -----
+
+func.func @mulhiu_types(%x: tensor<4xi32>, %y: tensor<4xi64>) {
+  // expected-error @+1 {{'tile.mulhiu' op requires the same type for all operands and results}}
+  %0 = "tile.mulhiu"(%x, %y) : (tensor<4xi32>, tensor<4xi64>) -> tensor<4xi32>
   return
 }
 

@@ -147,14 +147,15 @@ func.func @memory(%V: !tile.view<?x?x?x?xf16>, %I: !tile.view<?x?xi32>,
 }
 
 //===----------------------------------------------------------------------===//
-// Compute: mma, exp2, div (every rounding, flush_to_zero), reductions.
+// Compute: mma, exp2, mulhiu, div (every rounding, flush_to_zero), reductions.
 //===----------------------------------------------------------------------===//
 
 // CHECK-LABEL: func.func @compute
 func.func @compute(%q: tensor<64x128xf16>, %k: tensor<128x64xf16>,
                    %qb: tensor<64x128xbf16>, %kb: tensor<128x64xbf16>,
                    %acc: tensor<64x64xf32>, %x: tensor<64x64xf32>,
-                   %h: tensor<64x64xf16>) {
+                   %h: tensor<64x64xf16>, %i32: tensor<8x128xi32>,
+                   %i64: tensor<16xi64>) {
   // CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>
   %s = tile.mma %q, %k, %acc : tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>
   // CHECK: tile.mma %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
@@ -187,6 +188,11 @@ func.func @compute(%q: tensor<64x128xf16>, %k: tensor<128x64xf16>,
   // CHECK: tile.reduce %{{.*}} sum axis 0 keepdims : tensor<64x64xf16> -> tensor<1x64xf16>
   %lh = tile.reduce %h sum axis 0 keepdims : tensor<64x64xf16> -> tensor<1x64xf16>
   // GENERIC: "tile.reduce"(%{{.*}}) <{axis = 1 : i64, keepdims, kind = #tile<reduce_kind max>}>
+  // CHECK: tile.mulhiu %{{.*}}, %{{.*}} : tensor<8x128xi32>
+  // GENERIC: "tile.mulhiu"(%{{.*}}, %{{.*}}) : (tensor<8x128xi32>, tensor<8x128xi32>) -> tensor<8x128xi32>
+  %hi = tile.mulhiu %i32, %i32 : tensor<8x128xi32>
+  // CHECK: tile.mulhiu %{{.*}}, %{{.*}} : tensor<16xi64>
+  %hi64 = tile.mulhiu %i64, %i64 : tensor<16xi64>
   return
 }
 

@@ -373,6 +373,26 @@ def Tile_Exp2Op : Tile_Op<"exp2", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+def Tile_MulHiUOp : Tile_Op<"mulhiu", [Pure, Elementwise,
+                                         SameOperandsAndResultType]> {
+  let summary = "elementwise high half of an unsigned integer product";
+  let description = [{
+    The upper W bits of the 2W-bit product of two W-bit integers read as
+    unsigned (CUDA's `__umulhi`, PTX `mul.hi.u32`/`mul.hi.u64`); with
+    `arith.muli` (the lower half) it gives the full product. Counter-based
+    random number generators (Philox) are made of it and `arith.xori`.
+    i32 and i64 tiles.
+
+    ```mlir
+    %hi = tile.mulhiu %a, %b : tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$lhs, Tile_Tensor:$rhs);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_DivOp : Tile_Op<"div", [Pure, SameOperandsAndResultType]> {
   let summary = "elementwise floating-point division with a rounding mode";
   let description = [{
