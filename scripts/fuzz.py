@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Hostile-input fuzzer of the tile compiler's tools (`make fuzz`). The
-fuzzer is the package scripts/fuzzer/ (its __init__.py says what it does
-and where each table lives); this is its entry point.
+"""Hostile-input fuzzer of the tile compiler's tools and the Python launcher
+(`make fuzz`). The fuzzer is the package scripts/fuzzer/ (its __init__.py
+says what it does and where each table lives); this is its entry point.
 
   scripts/fuzz.py --build build --seed 1 --seconds 60
   scripts/fuzz.py --seconds 1800 --targets all --out build/fuzz

@@ -1,13 +1,18 @@
-"""Hostile-input fuzzer of the tile compiler's tools (`make fuzz`).
+"""Hostile-input fuzzer of the tile compiler's tools and the Python
+launcher (`make fuzz`).
 
 Mutates the kernels (kernels/*.mlir), the lit inputs (test/**/*.mlir), the
 bundle manifests (test/Runner/Inputs/bundles/*/manifest.json), their PTX,
-.npy inputs, and the command lines of the lit RUN lines and of the tables,
-runs the tools, and classifies every run:
+.npy inputs, and the command lines of the lit RUN lines and of the table
+below, runs the tools and the Python launcher (python/tile_launcher, which
+loads a bundle and plans a call with fake tensors: no GPU), and classifies
+every run:
 
   crash          a signal, an exit status above 128, "PLEASE submit a bug
                  report", "LLVM ERROR", an uncaught exception, a sanitizer
                  report, a stack dump
+                 (for the Python launcher: a traceback, an exception it
+                 does not document)
   hang           still running after --timeout seconds (20)
   silent accept  exit status 0 after a mutation known to make the input
                  invalid (out-of-range integers, garbage, truncated files,
@@ -29,6 +34,8 @@ editing data, not code:
                  known to be invalid input
   bundles.py     MANIFEST_MUTATORS, MANIFEST_TEXT_MUTATORS, NPY_MUTATORS,
                  PTX_MUTATORS
+  launcher.py    the Python launcher's target: mutated calls (dtypes,
+                 ranks, strides, aliasing, scalars, missing arguments)
 The other modules: values.py (hostile values and the oracle of which a
 tool must accept), corpus.py (inputs and lit RUN lines), run.py (running
 and classifying a case), generate.py (making cases), cli.py (main).
@@ -39,6 +46,7 @@ memory bomb fails in the child instead of waking the OOM killer.
 
   scripts/fuzz.py --build build --seed 1 --seconds 60
   scripts/fuzz.py --seconds 1800 --targets all --out build/fuzz
+  scripts/fuzz.py --seconds 120 --targets launcher
   (python3 -m fuzzer from scripts/ is the same)
 """
 

@@ -13,7 +13,7 @@ from .tables import TARGETS
 from .corpus import Corpus
 from .run import classify, run_case, save_reproducer, shell_command
 from .generate import Generator
-from . import __doc__ as PACKAGE_DOC
+from . import __doc__ as PACKAGE_DOC, launcher
 
 
 def main():
@@ -43,7 +43,8 @@ def main():
     tools = []
     for t in args.targets.split(","):
         tools.extend(TARGETS.get(t, [t]))
-    available = [t for t in dict.fromkeys(tools) if os.access(os.path.join(bindir, t), os.X_OK)]
+    available = [t for t in dict.fromkeys(tools)
+                 if t == launcher.TOOL or os.access(os.path.join(bindir, t), os.X_OK)]
     missing = [t for t in dict.fromkeys(tools) if t not in available]
     if not available:
         print("fuzz: no tools in %s (build first)" % bindir, file=sys.stderr)

@@ -2,6 +2,7 @@
 tables), mutates an input or the command line, and records whether the
 result is known to be invalid."""
 
+import hashlib
 import json
 import os
 import re
@@ -16,6 +17,7 @@ from .mlir import FILE_MUTATORS, MLIR_MUTATORS, mut_splice, strip_comments
 from .bundles import (
     MANIFEST_MUTATORS, MANIFEST_TEXT_MUTATORS, NPY_MUTATORS, PTX_MUTATORS, npy_text)
 from .run import Case
+from . import launcher
 
 
 def kernel_params(text):
@@ -164,6 +166,51 @@ def scalar_arg_mutation(rng, argv):
     return argv[:i] + ["--arg=" + new] + argv[i + 1:], "scalar " + new, invalid
 
 
+# The bundle as tile-compile writes it (the PTX's tile-abi line, the files
+# digests) with one abi entry edited: refused by every reader of the
+# folder's PTX (tile-bundle check DIR, the gpu backend and its dry run, the
+# Python launcher), not by readers of the manifest alone.
+PTX_ABI = "ptx-abi"
+
+
+def ptx_abi_edit(bundle, text, rng):
+    """(manifest text, PTX bytes, note) of an edited abi, or None."""
+    ptx_path = os.path.join(bundle, "kernel.ptx")
+    if not os.path.exists(ptx_path):
+        return None
+    with open(ptx_path, "rb") as f:
+        ptx = f.read()
+    m = json.loads(text)
+    line = "// tile-abi %s [%s]\n" % (m["entry"], ", ".join(
+        json.dumps(e, separators=(",", ":")) for e in m["abi"]))
+    ptx = line.encode() + ptx
+    m["files"] = {"kernel.ptx": {"sha256": hashlib.sha256(ptx).hexdigest(),
+                                 "bytes": len(ptx)}}
+    i = rng.randrange(len(m["abi"]))
+    e = m["abi"][i]
+    if e["kind"] == "view":
+        key = rng.choice(["dtype", "align", "access"])
+        values = {"dtype": ["f16", "bf16", "f32", "i32"], "align": [1, 2, 4, 8, 16],
+                  "access": ["none", "read", "write", "readwrite"]}[key]
+    else:
+        key, values = "dtype", ["f32", "i32"]
+    e[key] = rng.choice([v for v in values if v != e[key]])
+    return json.dumps(m, indent=1), ptx, "abi[%d].%s = %s" % (i, key, e[key])
+
+
+def folder_reader_refuses(bad, tool, argv):
+    """Whether the command must refuse a mutation marked `bad`: PTX_ABI
+    only where the folder's PTX is read (tile-bundle check of a folder, the
+    gpu backend); LAUNCH where a launch is prepared (not tile-bundle)."""
+    if bad == PTX_ABI:
+        if tool == "tile-bundle":
+            return "check" in argv and not any(a.endswith(".json") for a in argv)
+        if tool == "tile-runner":
+            return not any(a in ("--backend=cpu", "cpu") for a in argv)
+        return True
+    return bad is True if tool == "tile-bundle" else bool(bad)
+
+
 class Generator:
     def __init__(self, corpus, rng, tools):
         self.corpus = corpus
@@ -226,6 +273,13 @@ class Generator:
             else:
                 case.bundles[name] = (bundle, text.replace("{", '{"kernel": "x", ', 1))
             return "manifest " + kind, invalid
+        if rng.random() < 0.08:
+            result = ptx_abi_edit(bundle, text, rng)
+            if result is not None:
+                manifest, ptx, note = result
+                case.bundles[name] = (bundle, manifest)
+                case.bundle_files[name] = {"kernel.ptx": ptx}
+                return "ptx-abi " + note, PTX_ABI
         if rng.random() < 0.1:
             ptx_path = os.path.join(bundle, "kernel.ptx")
             if os.path.exists(ptx_path):
@@ -286,7 +340,7 @@ class Generator:
                 note, bad = self.manifest_input(case, bundle, "bundle") if mutate_inputs \
                     else ("bundle " + os.path.basename(bundle), False)
                 # tile-bundle checks the manifest, not a launch.
-                bad = bad is True if case.tool == "tile-bundle" else bool(bad)
+                bad = folder_reader_refuses(bad, case.tool, argv)
                 if not mutate_inputs:
                     case.bundles["bundle"] = (bundle, read_text(os.path.join(bundle, "manifest.json")))
                 notes.append(note)
@@ -320,7 +374,7 @@ class Generator:
                         if mutate_inputs:
                             note, bad = self.manifest_input(case, bundle, "bundle-" + m.group(1))
                             notes.append(note)
-                            invalid |= bad is True if case.tool == "tile-bundle" else bool(bad)
+                            invalid |= folder_reader_refuses(bad, case.tool, argv)
                         else:
                             case.bundles["bundle-" + m.group(1)] = (
                                 bundle, read_text(os.path.join(bundle, "manifest.json")))
@@ -340,6 +394,8 @@ class Generator:
         else:
             tool, argv = rng.choice(self.invocations)
             expect_fail, source, limit = False, None, None
+        if tool == launcher.TOOL:
+            return launcher.make_case(self)
         # Half the cases mutate an input, half the command line.
         mutate_inputs = rng.random() < 0.5
         case = Case(tool, [], "", False)

@@ -91,8 +91,17 @@ def materialize(case, workdir):
     return [a.replace("{w}", workdir) for a in case.argv]
 
 
+def tool_command(case, bindir):
+    """The program of a case: a tool of BUILD/bin, or the Python
+    launcher's harness (fuzzer/launcher.py)."""
+    from . import launcher
+    if case.tool == launcher.TOOL:
+        return launcher.command()
+    return [os.path.join(bindir, case.tool)]
+
+
 def run_case(case, bindir, workdir, timeout, memory_limit, env):
-    argv = [os.path.join(bindir, case.tool)] + materialize(case, workdir)
+    argv = tool_command(case, bindir) + materialize(case, workdir)
     if case.memory_limit:
         memory_limit = min(memory_limit, case.memory_limit) if memory_limit \
             else case.memory_limit
@@ -145,7 +154,9 @@ def classify(case, rc, text, hung):
 
 
 def shell_command(case, workdir_name="."):
-    argv = [case.tool] + [a.replace("{w}", workdir_name) for a in case.argv]
+    from . import launcher
+    tool = ["python3", launcher.HARNESS] if case.tool == launcher.TOOL else [case.tool]
+    argv = tool + [a.replace("{w}", workdir_name) for a in case.argv]
     return " ".join(shlex.quote(a) for a in argv)
 
 

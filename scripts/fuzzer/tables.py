@@ -98,6 +98,10 @@ INVOCATIONS = [
     ("tile-runner", ["--backend=cpu", "--kernel",
                      os.path.join(ROOT, "test/Runner/Inputs/kernels/softmax.mlir"),
                      "--arg", "X=@{npy}", "--arg", "Y=f32[5,64]"]),
+    # The Python launcher: a fixture bundle (or its manifest or PTX) and a
+    # call with fake tensors, either mutated (fuzzer/launcher.py).
+    ("tile_launcher", []),
+    ("tile_launcher", []),
 ]
 
 # Invocation groups for --targets (the seeded minute of `make check` runs
@@ -105,6 +109,8 @@ INVOCATIONS = [
 TARGETS = {
     "compiler": ["tile-opt", "tile-compile", "tile-exec"],
     "runner": ["tile-runner", "tile-bundle"],
+    # python/tile_launcher: load and plan (fuzzer/launcher.py).
+    "launcher": ["tile_launcher"],
     "all": ["tile-opt", "tile-compile", "tile-exec", "tile-runner",
-            "tile-bundle"],
+            "tile-bundle", "tile_launcher"],
 }

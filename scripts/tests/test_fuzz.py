@@ -5,6 +5,7 @@ ones.
     python3 -m unittest discover -s scripts/tests
 """
 
+import json
 import os
 import random
 import re
@@ -12,7 +13,9 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fuzzer import mlir, run, tables, values  # noqa: E402
+import fuzzer  # noqa: E402
+from fuzzer import corpus, launcher, mlir, run, tables, values  # noqa: E402
+from fuzzer import launcher_harness as harness  # noqa: E402
 
 
 class FloatFitsTest(unittest.TestCase):
@@ -126,6 +129,44 @@ class HangTest(unittest.TestCase):
         self.assertEqual(run.classify(off2, -9, "", True), "fine")
         self.assertEqual(run.classify(on, -9, "", True), "hang")
         self.assertEqual(run.classify(default, -9, "", True), "hang")
+
+
+class LauncherTargetTest(unittest.TestCase):
+    """The Python launcher's target: its unmutated call plans on every
+    fixture bundle (so that a silent accept is noticed at all), and every
+    call mutation it marks invalid is refused with a documented error."""
+
+    def plan(self, bundle, args):
+        sys.path.insert(0, os.path.join(fuzzer.ROOT, "python"))
+        import tile_launcher as tl
+        fakes = {}
+        for name, a in args.items():
+            if "tensor" in a:
+                fakes[name] = harness.FakeTensor(a["tensor"])
+            else:
+                fakes[name] = harness.scalar(a["scalar"])
+        try:
+            tl.load(bundle).plan(**fakes)
+        except (tl.BundleError, tl.LaunchError, tl.ExprError) as e:
+            return str(e)
+        return None
+
+    def test_base_calls_plan_and_mutations_are_refused(self):
+        bundles = corpus.Corpus().bundles
+        self.assertTrue(bundles)
+        rng = random.Random(3)
+        for bundle in bundles:
+            with open(os.path.join(bundle, "manifest.json")) as f:
+                manifest = json.load(f)
+            self.assertIsNone(self.plan(bundle, launcher.base_args(manifest)), bundle)
+            for _ in range(40):
+                result = launcher.mutate_args(rng, manifest, launcher.base_args(manifest))
+                if result is None:
+                    continue
+                args, note, invalid = result
+                with self.subTest(bundle=os.path.basename(bundle), note=note):
+                    self.assertTrue(invalid)
+                    self.assertIsNotNone(self.plan(bundle, args), "planned")
 
 
 if __name__ == "__main__":
