@@ -641,17 +641,16 @@ bool validateManifest(const Manifest &m, const std::string &where,
   return false;
 }
 
-bool parseManifest(const std::string &text, const std::string &where,
-                   Manifest &m, std::string &error) {
-  m = Manifest();
-  error.clear();
-  std::string prefix = where.empty() ? "" : where + ": ";
+/// JSON text as the manifest reader takes it: nesting checked before
+/// parsing, no duplicate keys, nlohmann's message without its prefix.
+/// `prefix` starts every error.
+static bool parseJson(const std::string &text, const std::string &prefix,
+                      Json &json, std::string &error) {
   std::string deep;
   if (!checkJsonDepth(text, kMaxJsonDepth, deep)) {
     error = prefix + deep;
     return false;
   }
-  Json json;
   DuplicateKeys duplicates;
   try {
     json = Json::parse(text, std::ref(duplicates));
@@ -669,6 +668,17 @@ bool parseManifest(const std::string &text, const std::string &where,
     error = prefix + "duplicate key \"" + duplicates.first + "\"";
     return false;
   }
+  return true;
+}
+
+bool parseManifest(const std::string &text, const std::string &where,
+                   Manifest &m, std::string &error) {
+  m = Manifest();
+  error.clear();
+  std::string prefix = where.empty() ? "" : where + ": ";
+  Json json;
+  if (!parseJson(text, prefix, json, error))
+    return false;
   if (!json.is_object()) {
     error = prefix + "expected a JSON object";
     return false;
@@ -873,25 +883,9 @@ bool parseAbiJson(const std::string &text, const std::string &where,
   abi.clear();
   std::string prefix = where.empty() ? "" : where + ": ";
   std::string why;
-  if (!checkJsonDepth(text, kMaxJsonDepth, why)) {
-    error = prefix + why;
-    return false;
-  }
   Json json;
-  DuplicateKeys duplicates;
-  try {
-    json = Json::parse(text, std::ref(duplicates));
-  } catch (const Json::exception &e) {
-    std::string what = e.what();
-    size_t start = what.find("] ");
-    error =
-        prefix + (start == std::string::npos ? what : what.substr(start + 2));
+  if (!parseJson(text, prefix, json, error))
     return false;
-  }
-  if (!duplicates.first.empty()) {
-    error = prefix + "duplicate key \"" + duplicates.first + "\"";
-    return false;
-  }
   if (!json.is_array() || json.empty() || json.size() > 256) {
     error = prefix + "expected an array of 1 to 256 abi entries";
     return false;
@@ -921,8 +915,8 @@ bool checkPtxAbi(const std::string &ptx, const std::string &entry,
   // The first line "// tile-abi ENTRY ..." (at the start of a line).
   const std::string key = "// tile-abi " + entry + " ";
   size_t at = 0;
-  while ((at = ptx.find(key, at)) != std::string::npos &&
-         at != 0 && ptx[at - 1] != '\n')
+  while ((at = ptx.find(key, at)) != std::string::npos && at != 0 &&
+         ptx[at - 1] != '\n')
     at += key.size();
   if (at == std::string::npos) {
     if (!required)
@@ -1039,8 +1033,8 @@ bool writeManifest(const Manifest &m, std::string &text, std::string &error) {
     text += "  " + Json(f.first).dump() + ": " + f.second.dump() + ",\n";
   text += "  \"abi\": [\n";
   for (size_t i = 0; i < m.abi.size(); ++i)
-    text += "    " + abiEntryJson(m.abi[i]) +
-            (i + 1 < m.abi.size() ? ",\n" : "\n");
+    text +=
+        "    " + abiEntryJson(m.abi[i]) + (i + 1 < m.abi.size() ? ",\n" : "\n");
   text += "  ]";
   if (m.ptxas)
     text += ",\n  \"ptxas\": " + ptxas.dump();

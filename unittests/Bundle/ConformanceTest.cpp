@@ -195,9 +195,9 @@ TEST(Conformance, PtxAbi) {
     std::vector<AbiEntry> abi;
     std::string error;
     ASSERT_TRUE(parseAbiJson(c["abi"].dump(), "", abi, error)) << error;
-    bool ok = checkPtxAbi(c["ptx"].get<std::string>(),
-                          c["entry"].get<std::string>(), abi,
-                          c["required"].get<bool>(), error);
+    bool ok =
+        checkPtxAbi(c["ptx"].get<std::string>(), c["entry"].get<std::string>(),
+                    abi, c["required"].get<bool>(), error);
     if (c.contains("error")) {
       EXPECT_FALSE(ok) << "accepted";
       EXPECT_NE(error.find(c["error"].get<std::string>()), std::string::npos)

@@ -789,8 +789,7 @@ struct TileGPUAssignLayoutsPass
         if (!type || !type.hasStaticShape() ||
             !isa_and_nonnull<BlockedLayoutAttr, MmaLayoutAttr>(
                 type.getEncoding()) ||
-            llvm::is_contained(type.getShape(), 1) ||
-            !seen.insert(type).second)
+            llvm::is_contained(type.getShape(), 1) || !seen.insert(type).second)
           continue;
         FailureOr<RegisterLayout> map =
             getRegisterLayout(type.getEncoding(), type.getShape(),
@@ -798,10 +797,9 @@ struct TileGPUAssignLayoutsPass
         if (failed(map))
           continue;
         int64_t threads = int64_t(kWarpSize) * map->numWarps;
-        int64_t copies = (int64_t(kWarpSize) >>
-                          llvm::popcount(map->usedLaneBits)) *
-                         (int64_t(map->numWarps) >>
-                          llvm::popcount(map->usedWarpBits));
+        int64_t copies =
+            (int64_t(kWarpSize) >> llvm::popcount(map->usedLaneBits)) *
+            (int64_t(map->numWarps) >> llvm::popcount(map->usedWarpBits));
         if (type.getNumElements() < threads || copies <= 2)
           continue;
         std::string shape;
