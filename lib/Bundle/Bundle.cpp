@@ -136,6 +136,12 @@ bool checkBundlePtx(const Bundle &bundle, const KernelParams &params,
             " but the manifest says target " + bundle.manifest.target;
     return false;
   }
+  // The dtypes, alignments and accesses the parameter sizes cannot tell.
+  if (!checkPtxAbi(ptx, bundle.manifest.entry, bundle.manifest.abi,
+                   !bundle.manifest.files.empty(), why)) {
+    error = bundle.ptxPath() + ": " + why;
+    return false;
+  }
   return true;
 }
 

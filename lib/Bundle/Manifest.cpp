@@ -641,17 +641,16 @@ bool validateManifest(const Manifest &m, const std::string &where,
   return false;
 }
 
-bool parseManifest(const std::string &text, const std::string &where,
-                   Manifest &m, std::string &error) {
-  m = Manifest();
-  error.clear();
-  std::string prefix = where.empty() ? "" : where + ": ";
+/// JSON text as the manifest reader takes it: nesting checked before
+/// parsing, no duplicate keys, nlohmann's message without its prefix.
+/// `prefix` starts every error.
+static bool parseJson(const std::string &text, const std::string &prefix,
+                      Json &json, std::string &error) {
   std::string deep;
   if (!checkJsonDepth(text, kMaxJsonDepth, deep)) {
     error = prefix + deep;
     return false;
   }
-  Json json;
   DuplicateKeys duplicates;
   try {
     json = Json::parse(text, std::ref(duplicates));
@@ -669,6 +668,17 @@ bool parseManifest(const std::string &text, const std::string &where,
     error = prefix + "duplicate key \"" + duplicates.first + "\"";
     return false;
   }
+  return true;
+}
+
+bool parseManifest(const std::string &text, const std::string &where,
+                   Manifest &m, std::string &error) {
+  m = Manifest();
+  error.clear();
+  std::string prefix = where.empty() ? "" : where + ": ";
+  Json json;
+  if (!parseJson(text, prefix, json, error))
+    return false;
   if (!json.is_object()) {
     error = prefix + "expected a JSON object";
     return false;
@@ -848,6 +858,103 @@ bool parseManifest(const std::string &text, const std::string &where,
   return validateManifest(m, where, error);
 }
 
+std::string abiEntryJson(const AbiEntry &e) {
+  Json j = Json::object();
+  j["name"] = e.name;
+  j["kind"] = kindName(e.kind);
+  if (e.kind == AbiEntry::Kind::TensorMap) {
+    j["view"] = e.view;
+    j["dims"] = e.dims;
+    j["box"] = e.box;
+    j["swizzle"] = e.swizzle;
+  } else {
+    j["dtype"] = dtypeName(e.dtype);
+  }
+  if (e.kind == AbiEntry::Kind::View) {
+    j["rank"] = e.rank;
+    j["align"] = e.align;
+    j["access"] = accessName(e.access);
+  }
+  return j.dump();
+}
+
+bool parseAbiJson(const std::string &text, const std::string &where,
+                  std::vector<AbiEntry> &abi, std::string &error) {
+  abi.clear();
+  std::string prefix = where.empty() ? "" : where + ": ";
+  std::string why;
+  Json json;
+  if (!parseJson(text, prefix, json, error))
+    return false;
+  if (!json.is_array() || json.empty() || json.size() > 256) {
+    error = prefix + "expected an array of 1 to 256 abi entries";
+    return false;
+  }
+  for (size_t i = 0; i < json.size(); ++i) {
+    AbiEntry e;
+    if (!readAbiEntry(json[i], "abi[" + std::to_string(i) + "]", e, why)) {
+      error = prefix + why;
+      return false;
+    }
+    abi.push_back(e);
+  }
+  return true;
+}
+
+std::string ptxAbiLine(const std::string &entry,
+                       const std::vector<AbiEntry> &abi) {
+  std::string line = "// tile-abi " + entry + " [";
+  for (size_t i = 0; i < abi.size(); ++i)
+    line += (i ? ", " : "") + abiEntryJson(abi[i]);
+  return line + "]\n";
+}
+
+bool checkPtxAbi(const std::string &ptx, const std::string &entry,
+                 const std::vector<AbiEntry> &abi, bool required,
+                 std::string &error) {
+  // The first line "// tile-abi ENTRY ..." (at the start of a line).
+  const std::string key = "// tile-abi " + entry + " ";
+  size_t at = 0;
+  while ((at = ptx.find(key, at)) != std::string::npos && at != 0 &&
+         ptx[at - 1] != '\n')
+    at += key.size();
+  if (at == std::string::npos) {
+    if (!required)
+      return true;
+    error = "the PTX has no '// tile-abi " + entry +
+            "' line, which tile-compile writes with the files digests: "
+            "recompile the bundle";
+    return false;
+  }
+  size_t start = at + key.size();
+  size_t end = ptx.find('\n', start);
+  std::string text = ptx.substr(
+      start, end == std::string::npos ? std::string::npos : end - start);
+  std::vector<AbiEntry> compiled;
+  std::string why;
+  if (!parseAbiJson(text, "", compiled, why)) {
+    error = "the PTX's tile-abi line does not read: " + why;
+    return false;
+  }
+  const char *hint =
+      " (its tile-abi line): an edited manifest, or another kernel's PTX";
+  for (size_t i = 0; i < abi.size() && i < compiled.size(); ++i) {
+    std::string have = abiEntryJson(abi[i]), want = abiEntryJson(compiled[i]);
+    if (have != want) {
+      error = "the manifest's abi[" + std::to_string(i) + "] is " + have +
+              ", but the PTX was compiled for " + want + hint;
+      return false;
+    }
+  }
+  if (abi.size() != compiled.size()) {
+    error = "the manifest's abi has " + std::to_string(abi.size()) +
+            " entries, but the PTX was compiled for " +
+            std::to_string(compiled.size()) + hint;
+    return false;
+  }
+  return true;
+}
+
 bool writeManifest(const Manifest &m, std::string &text, std::string &error) {
   if (!validateManifest(m, "", error))
     return false;
@@ -925,26 +1032,9 @@ bool writeManifest(const Manifest &m, std::string &text, std::string &error) {
   for (const auto &f : fields)
     text += "  " + Json(f.first).dump() + ": " + f.second.dump() + ",\n";
   text += "  \"abi\": [\n";
-  for (size_t i = 0; i < m.abi.size(); ++i) {
-    const AbiEntry &e = m.abi[i];
-    Json j = Json::object();
-    j["name"] = e.name;
-    j["kind"] = kindName(e.kind);
-    if (e.kind == AbiEntry::Kind::TensorMap) {
-      j["view"] = e.view;
-      j["dims"] = e.dims;
-      j["box"] = e.box;
-      j["swizzle"] = e.swizzle;
-    } else {
-      j["dtype"] = dtypeName(e.dtype);
-    }
-    if (e.kind == AbiEntry::Kind::View) {
-      j["rank"] = e.rank;
-      j["align"] = e.align;
-      j["access"] = accessName(e.access);
-    }
-    text += "    " + j.dump() + (i + 1 < m.abi.size() ? ",\n" : "\n");
-  }
+  for (size_t i = 0; i < m.abi.size(); ++i)
+    text +=
+        "    " + abiEntryJson(m.abi[i]) + (i + 1 < m.abi.size() ? ",\n" : "\n");
   text += "  ]";
   if (m.ptxas)
     text += ",\n  \"ptxas\": " + ptxas.dump();

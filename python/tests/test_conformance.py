@@ -113,6 +113,20 @@ class ConformanceTest(unittest.TestCase):
                 self.assertEqual((info.version, info.target, info.entries, info.param_sizes),
                                  (c["version"], c["target"], c["entries"], c["param_sizes"]))
 
+    def test_ptx_abi(self):
+        corpus = cases("abi.json")
+        self.assertGreater(len(corpus), 15)
+        for c in corpus:
+            with self.subTest(case=c["name"]):
+                entries = manifest.parse_abi_json(json.dumps(c["abi"]))
+                try:
+                    manifest.check_ptx_abi(c["ptx"], c["entry"], entries, c["required"])
+                except manifest.BundleError as e:
+                    self.assertIn("error", c, str(e))
+                    self.assertIn(c["error"], str(e))
+                    continue
+                self.assertNotIn("error", c)
+
     def test_views(self):
         classes = [("innermost", "innermost"), ("base address", "address"),
                    ("ABI's int32", "size"), ("negative", "stride"),

@@ -525,6 +525,44 @@ class BundleFilesTest(BundleDir):
         # The fixture's PTX (nvcc's) matches its manifest.
         tl.load_manifest(FIXTURE)
 
+    def test_an_edited_abi_is_refused(self):
+        # The PTX cannot tell a view of f16 from one of f32 by its parameter
+        # sizes: its tile-abi line (the abi it was compiled for) can. On the
+        # GPU an f32 claim over an f16 PTX launched and wrote NaNs.
+        raw = self.raw()
+        good = ptx_for(raw)
+        views = [i for i, e in enumerate(raw["abi"]) if e["kind"] == "view"]
+        scalars = [i for i, e in enumerate(raw["abi"]) if e["kind"] == "scalar"]
+        edits = [(views[-1], "dtype", "bf16" if raw["abi"][views[-1]]["dtype"] != "bf16"
+                  else "f16"),
+                 (views[-1], "align", 8),
+                 (views[0], "access", "none"),
+                 (scalars[0], "dtype", "i32" if raw["abi"][scalars[0]]["dtype"] != "i32"
+                  else "f32")]
+        for index, key, value in edits:
+            for with_files in (False, True):
+                with self.subTest(key=key, files=with_files):
+                    edited = json.loads(json.dumps(raw))
+                    edited["abi"][index][key] = value
+                    path = self.bundle(edited, good)
+                    if with_files:
+                        self.digests(path)
+                    self.assertRefused(tl.BundleError, lambda: tl.load_manifest(path),
+                                       "kernel.ptx", f"the manifest's abi[{index}] is",
+                                       "an edited manifest")
+        # Without the line: refused where the manifest lists files (what
+        # tile-compile writes), loaded where it does not (hand-made bundles).
+        plain = good[good.index("\n") + 1:]
+        path = self.bundle(raw, plain)
+        tl.load_manifest(path)
+        self.digests(path)
+        self.assertRefused(tl.BundleError, lambda: tl.load_manifest(path),
+                           "has no '// tile-abi softmax' line")
+        # And the line as written loads, with files.
+        path = self.bundle(raw, good)
+        self.digests(path)
+        tl.load_manifest(path)
+
     def test_a_missing_cubin_is_ignored(self):
         # docs/bundle.md and tilebundle::loadBundle: the PTX is JIT-compiled.
         path = self.bundle(self.raw(cubin="kernel.cubin"))

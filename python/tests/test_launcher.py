@@ -191,7 +191,10 @@ def ptx_for(raw, entry=None):
     entry = entry or raw["entry"]
     decls = ",\n".join(f"\t.param {t} {entry}_param_{i}" + ("[128]" if "b8" in t else "")
                         for i, t in enumerate(params))
-    return (f"//\n// Generated for the tests\n//\n.version 8.5\n.target {raw['target']}\n"
+    # The first line is tile-compile's record of the abi (// tile-abi).
+    abi_line = f"// tile-abi {entry} [" + ", ".join(
+        json.dumps(e, separators=(",", ":")) for e in raw["abi"]) + "]\n"
+    return (abi_line + f"//\n// Generated for the tests\n//\n.version 8.5\n.target {raw['target']}\n"
             f".address_size 64\n\n.visible .entry {entry}(\n{decls}\n)\n{{\n\tret;\n}}\n")
 
 

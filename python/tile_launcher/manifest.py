@@ -169,6 +169,13 @@ def parse_json(data: bytes, where: str) -> dict:
         raise BundleError(f"{where}: not valid JSON: {e}") from None
     if text.startswith("\ufeff"):  # nlohmann-json skips a byte order mark
         text = text[1:]
+    value = _parse_json_text(text, where)
+    if not isinstance(value, dict):
+        raise BundleError(f"{where}: expected a JSON object")
+    return value
+
+
+def _parse_json_text(text: str, where: str):
     if not _json_depth_ok(text):
         raise BundleError(f"{where}: the JSON nests deeper than {MAX_JSON_DEPTH} "
                           "levels")
@@ -180,8 +187,6 @@ def parse_json(data: bytes, where: str) -> dict:
         raise BundleError(f"{where}: {e}") from None
     except (json.JSONDecodeError, RecursionError, ValueError) as e:
         raise BundleError(f"{where}: not valid JSON: {e}") from None
-    if not isinstance(value, dict):
-        raise BundleError(f"{where}: expected a JSON object")
     return value
 
 
@@ -319,6 +324,67 @@ def _read_abi_entry(obj, index: int) -> AbiEntry:
         entry.dtype = _DTYPE_NAMES[dtype]
     r.no_others()
     return entry
+
+
+def abi_entry_json(e: AbiEntry) -> str:
+    """tilebundle::abiEntryJson: the entry as manifest.json writes it, its
+    fields in a fixed order (two entries are the same when their texts are)."""
+    obj = {"name": e.name, "kind": e.kind}
+    if e.kind == "tensor_map":
+        obj.update(view=e.view, dims=e.dims, box=e.box, swizzle=e.swizzle)
+    else:
+        obj["dtype"] = e.dtype
+    if e.kind == "view":
+        obj.update(rank=e.rank, align=e.align, access=e.access)
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def parse_abi_json(text: str, where: str = "") -> List[AbiEntry]:
+    """tilebundle::parseAbiJson: a JSON array of 1 to 256 abi entries, each
+    validated as the manifest's."""
+    value = _parse_json_text(text, where or "abi")
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_ABI_ENTRIES:
+        raise BundleError(f"{where + ': ' if where else ''}expected an array of 1 "
+                          f"to {MAX_ABI_ENTRIES} abi entries")
+    return [_read_abi_entry(e, i) for i, e in enumerate(value)]
+
+
+def check_ptx_abi(ptx: str, entry: str, abi: List[AbiEntry], required: bool) -> None:
+    """tilebundle::checkPtxAbi: the PTX's line `// tile-abi ENTRY [...]`
+    (the abi it was compiled for, written by tile-compile) against the
+    manifest's abi. A view's dtype changes no parameter size, so only this
+    line tells an edited manifest. BundleError when they differ, when the
+    line does not read, or when it is missing and `required` (a manifest
+    with `files`)."""
+    key = f"// tile-abi {entry} "
+    at = 0
+    while True:
+        at = ptx.find(key, at)
+        if at <= 0 or ptx[at - 1] == "\n":
+            break
+        at += len(key)
+    if at < 0:
+        if not required:
+            return
+        raise BundleError(f"the PTX has no '// tile-abi {entry}' line, which "
+                          "tile-compile writes with the files digests: recompile "
+                          "the bundle")
+    start = at + len(key)
+    end = ptx.find("\n", start)
+    text = ptx[start:] if end < 0 else ptx[start:end]
+    try:
+        compiled = parse_abi_json(text)
+    except BundleError as e:
+        raise BundleError(f"the PTX's tile-abi line does not read: {e}") from None
+    hint = " (its tile-abi line): an edited manifest, or another kernel's PTX"
+    for i, (have, want) in enumerate(zip(abi, compiled)):
+        have_text, want_text = abi_entry_json(have), abi_entry_json(want)
+        if have_text != want_text:
+            raise BundleError(f"the manifest's abi[{i}] is {have_text}, but the "
+                              f"PTX was compiled for {want_text}{hint}")
+    if len(abi) != len(compiled):
+        raise BundleError(f"the manifest's abi has {len(abi)} entries, but the PTX "
+                          f"was compiled for {len(compiled)}{hint}")
 
 
 def _read_files(value) -> Dict[str, Dict[str, object]]:
@@ -561,7 +627,8 @@ def _check_ptx(m: Manifest) -> None:
     path = os.path.join(m.dir, m.ptx)
     data = _read_file(path, MAX_PTX_BYTES, "the PTX")
     try:
-        info = targets.scan_ptx(data.decode("utf-8", "replace"))
+        text = data.decode("utf-8", "replace")
+        info = targets.scan_ptx(text)
     except ValueError as e:
         raise BundleError(f"{path}: {e}") from None
     if m.entry not in info.entries:
@@ -588,6 +655,11 @@ def _check_ptx(m: Manifest) -> None:
     if info.target != m.target:
         raise BundleError(f"{path}: the PTX says .target {info.target} but the "
                           f"manifest says target {m.target}")
+    # The dtypes, alignments and accesses the parameter sizes cannot tell.
+    try:
+        check_ptx_abi(text, m.entry, m.abi, bool(m.files))
+    except BundleError as e:
+        raise BundleError(f"{path}: {e}") from None
 
 
 def load_manifest(bundle_dir) -> Manifest:

@@ -388,6 +388,10 @@ LogicalResult writeBundle(const tile::PipelineOptions &options,
     llvm::sys::path::append(p, file);
     return std::string(p);
   };
+  // The abi the PTX is compiled for, on its first line: a launcher compares
+  // it with the manifest's (an edited dtype changes no parameter size).
+  info.ptx = ::tilebundle::ptxAbiLine(info.manifest.entry, info.manifest.abi) +
+             info.ptx;
   if (failed(writeFile(path("kernel.ptx"), info.ptx)) ||
       failed(writeFile(path("kernel.mlir"), info.tileIR)))
     return failure();

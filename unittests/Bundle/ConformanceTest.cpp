@@ -187,6 +187,27 @@ TEST(Conformance, Ptx) {
   }
 }
 
+TEST(Conformance, PtxAbi) {
+  Json cases = corpus("abi.json");
+  EXPECT_GT(cases.size(), 15u);
+  for (const Json &c : cases) {
+    SCOPED_TRACE(c["name"].get<std::string>());
+    std::vector<AbiEntry> abi;
+    std::string error;
+    ASSERT_TRUE(parseAbiJson(c["abi"].dump(), "", abi, error)) << error;
+    bool ok =
+        checkPtxAbi(c["ptx"].get<std::string>(), c["entry"].get<std::string>(),
+                    abi, c["required"].get<bool>(), error);
+    if (c.contains("error")) {
+      EXPECT_FALSE(ok) << "accepted";
+      EXPECT_NE(error.find(c["error"].get<std::string>()), std::string::npos)
+          << error;
+      continue;
+    }
+    EXPECT_TRUE(ok) << error;
+  }
+}
+
 TEST(Conformance, Views) {
   Json cases = corpus("view.json");
   EXPECT_GT(cases.size(), 20u);

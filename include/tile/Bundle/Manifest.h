@@ -155,6 +155,32 @@ bool validateManifest(const Manifest &manifest, const std::string &where,
 /// line. Fails (with the field) on an invalid manifest.
 bool writeManifest(const Manifest &manifest, std::string &text,
                    std::string &error);
+/// One abi entry as manifest.json writes it: a one-line JSON object with its
+/// fields in a fixed order (so that two entries are the same exactly when
+/// their texts are).
+std::string abiEntryJson(const AbiEntry &entry);
+/// Parses a JSON array of abi entries (as the manifest's `abi`), each
+/// validated as parseManifest does; `where` prefixes errors.
+bool parseAbiJson(const std::string &text, const std::string &where,
+                  std::vector<AbiEntry> &abi, std::string &error);
+
+/// The PTX's record of its ABI. tile-compile writes the line
+///   // tile-abi ENTRY [{"name":"X","kind":"view",...}, ...]
+/// at the top of kernel.ptx: the abi the PTX was compiled for. The PTX
+/// parameter sizes cannot tell a view of f16 from one of f32 (both are a
+/// pointer), and the `files` digests cover the PTX, not the manifest: this
+/// line lets a launcher refuse a manifest whose abi was edited (a dtype, an
+/// alignment, an access) or that belongs to another kernel's PTX.
+std::string ptxAbiLine(const std::string &entry,
+                       const std::vector<AbiEntry> &abi);
+/// Checks the PTX's tile-abi line of `entry` against `abi`: refused when
+/// they differ, when the line does not read, or (`required`: a manifest
+/// with `files`, written by a tile-compile that writes the line) when it is
+/// missing. The error names the first differing entry.
+bool checkPtxAbi(const std::string &ptx, const std::string &entry,
+                 const std::vector<AbiEntry> &abi, bool required,
+                 std::string &error);
+
 /// The top-level fields of the schema, in the order they are written (used
 /// by the test that docs/bundle.schema.json lists the same).
 const std::vector<std::string> &manifestFields();

@@ -27,6 +27,18 @@ def bundle(name, m=None, kernel_ptx=None, text=None):
     return d
 
 
+def abi_line(abi):
+    """The line tile-compile writes at the top of kernel.ptx: the abi the
+    PTX was compiled for."""
+    return ("// tile-abi %s [%s]\n" % (manifest["entry"], ", ".join(
+        json.dumps(e, separators=(",", ":")) for e in abi))).encode()
+
+
+# What tile-compile writes with `files`: the PTX names its abi.
+plain_ptx = ptx
+ptx = abi_line(manifest["abi"]) + plain_ptx
+
+
 def with_files(files):
     m = dict(manifest)
     m["files"] = files
@@ -56,6 +68,20 @@ bundle("files-array", with_files([]))
 bundle("files-entry", with_files({"kernel.ptx": 3}))
 bundle("files-name", with_files({"../kernel.ptx": digest(ptx)}))
 bundle("files-field", with_files({"kernel.ptx": dict(digest(ptx), md5="")}))
+
+# The abi the PTX was compiled for (its tile-abi line) against the manifest:
+# an edited view dtype changes no parameter size (issue 26).
+m = with_files({"kernel.ptx": digest(ptx)})
+m["abi"] = [dict(e) for e in manifest["abi"]]
+m["abi"][3]["dtype"] = "f32" if m["abi"][3]["dtype"] != "f32" else "f16"
+bundle("abi-dtype", m)
+m = dict(manifest)
+m["abi"] = [dict(e) for e in manifest["abi"]]
+m["abi"][0]["align"] = 2
+bundle("abi-align-nofiles", m)
+bundle("abi-noline", with_files({"kernel.ptx": digest(plain_ptx)}),
+       kernel_ptx=plain_ptx)
+bundle("abi-nofiles-noline", kernel_ptx=plain_ptx)
 
 # PTX that does not go with the manifest, or is not whole.
 text = ptx.decode()

@@ -131,6 +131,17 @@ LogicalResult SliceLayoutAttr::verifyEncoding(
   return verifyRegisterEncoding(*this, shape, emitError);
 }
 
+/// A shared layout describes !tilegpu.smem buffers; a tensor is a tile in
+/// registers, which no pass lowers with this encoding (a tensor in a plain
+/// function with it was accepted and never lowered).
+LogicalResult SharedLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return emitError() << "#tilegpu.shared is the layout of a !tilegpu.smem "
+                        "buffer, not of a tensor (a tile in registers takes "
+                        "#tilegpu.mma, #tilegpu.blocked or #tilegpu.slice)";
+}
+
 Attribute SharedLayoutAttr::parse(AsmParser &parser, Type) {
   SmallVector<unsigned> order;
   unsigned vec = 0, perPhase = 0, maxPhase = 0, pad = 0, chunk = 0;

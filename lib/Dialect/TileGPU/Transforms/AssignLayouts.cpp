@@ -16,6 +16,7 @@
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir {
 namespace tilegpu {
@@ -778,6 +779,49 @@ struct TileGPUAssignLayoutsPass
             atomic.getSem() == tile::MemoryOrder::relaxed)
           atomic.setVector(true);
       });
+    remarkReplication(func);
+  }
+
+  /// A remark at the first op of each tile type whose layout holds every
+  /// element in more than 2 threads although the tile has an element per
+  /// thread: a tile dimension that is not a power of two (the default
+  /// layouts split only powers of two over lanes and warps) or narrower
+  /// than the threads laid along it. Its registers are that many times the
+  /// data's: RoPE at head dim 80 was replicated 16-fold and spilled 420
+  /// bytes with nothing said. Slices and tiles with a unit dimension (row
+  /// sums, broadcasts) replicate by design and are not reported.
+  static void remarkReplication(func::FuncOp func) {
+    llvm::SmallPtrSet<Type, 8> seen;
+    func.walk([&](Operation *op) {
+      for (Value value : op->getResults()) {
+        auto type = dyn_cast<RankedTensorType>(value.getType());
+        if (!type || !type.hasStaticShape() ||
+            !isa_and_nonnull<BlockedLayoutAttr, MmaLayoutAttr>(
+                type.getEncoding()) ||
+            llvm::is_contained(type.getShape(), 1) || !seen.insert(type).second)
+          continue;
+        FailureOr<RegisterLayout> map =
+            getRegisterLayout(type.getEncoding(), type.getShape(),
+                              [] { return InFlightDiagnostic(); });
+        if (failed(map))
+          continue;
+        int64_t threads = int64_t(kWarpSize) * map->numWarps;
+        int64_t copies =
+            (int64_t(kWarpSize) >> llvm::popcount(map->usedLaneBits)) *
+            (int64_t(map->numWarps) >> llvm::popcount(map->usedWarpBits));
+        if (type.getNumElements() < threads || copies <= 2)
+          continue;
+        std::string shape;
+        for (int64_t d : type.getShape())
+          shape += (shape.empty() ? "" : "x") + std::to_string(d);
+        op->emitRemark()
+            << "the layout of this " << shape << " tile holds each element in "
+            << copies << " threads of " << threads << " (" << type.getEncoding()
+            << "): its registers are " << copies
+            << " times its data, which may spill; tile sizes that are powers "
+               "of two and cover the threads (or fewer warps) avoid it";
+      }
+    });
   }
 };
 

@@ -139,7 +139,8 @@ def TileGPU_SliceLayoutAttr : TileGPU_Attr<"SliceLayout", "slice",
   let genVerifyDecl = 1;
 }
 
-def TileGPU_SharedLayoutAttr : TileGPU_Attr<"SharedLayout", "shared"> {
+def TileGPU_SharedLayoutAttr : TileGPU_Attr<"SharedLayout", "shared",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "a swizzled or padded shared-memory tile";
   let description = [{
     `order` lists the dimensions of a 2-d tile from fastest to slowest
@@ -169,6 +170,10 @@ def TileGPU_SharedLayoutAttr : TileGPU_Attr<"SharedLayout", "shared"> {
     #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
     #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
     ```
+
+    It is the layout of `!tilegpu.smem` buffers only: as the encoding of a
+    tensor (a tile in registers) it is refused by the verifier, since no
+    pass lowers a register tile laid out in shared memory.
   }];
   let parameters = (ins ArrayRefParameter<"unsigned">:$order, "unsigned":$vec,
                         "unsigned":$perPhase, "unsigned":$maxPhase,
