@@ -467,7 +467,7 @@ def run_checks(path, entry):
         for t, e in [(1, be), (77, max(p["TOPK"], be // 2 + 1)), (4097, be)]:
             router_case(k, entry, p, t, e)
     elif name == "moe_permute":
-        for t, h, drop in [(1, 8), (77, 136, 3), (1000, 1000, 0)]:
+        for t, h, drop in [(1, 8, 0), (77, 136, 3), (1000, 1000, 0)]:
             permute_case(k, entry, p, t, h, drop)
     elif name == "moe_unpermute":
         for t, h, drop in [(1, 8, 0), (77, 136, 3), (1000, 1000, 0)]:

@@ -560,16 +560,19 @@ moe)
     fi
     variant "grouped_gemm-a2-$chip" "" --view-align=2 --warp-specialize=off --tma=off
     variant "grouped_gemm-tw-swiglu-f32-a2-$chip" "SWIGLU=true,TRANS_W=true,BLOCK_N=64,OUT_DTYPE=f32" --view-align=2 --warp-specialize=off --tma=off
+    # The router's rows are E logits (any E: 2-byte aligned), the routing
+    # tables' rows TOPK ids or weights (8 bytes at TOPK = 2): compiled for
+    # the alignment those rows have (the launcher refuses less).
     KERNEL=moe_router
-    variant "moe_router-e8k2-$chip" "BLOCK_E=8,TOPK=2,BLOCK_K=2,ROWS=16"
-    variant "moe_router-e64k8-renorm-$chip" "BLOCK_E=64,TOPK=8,BLOCK_K=8,RENORM=true,ROWS=4"
-    variant "moe_router-e256k8-bf16-$chip" "BLOCK_E=256,TOPK=8,BLOCK_K=8,DTYPE=bf16,ROWS=2"
-    variant "moe_router-e128k1-f16-$chip" "BLOCK_E=128,TOPK=1,BLOCK_K=1,DTYPE=f16,ROWS=4"
+    variant "moe_router-e8k2-$chip" "BLOCK_E=8,TOPK=2,BLOCK_K=2,ROWS=16" --view-align=2
+    variant "moe_router-e64k8-renorm-$chip" "BLOCK_E=64,TOPK=8,BLOCK_K=8,RENORM=true,ROWS=4" --view-align=2
+    variant "moe_router-e256k8-bf16-$chip" "BLOCK_E=256,TOPK=8,BLOCK_K=8,DTYPE=bf16,ROWS=2" --view-align=2
+    variant "moe_router-e128k1-f16-$chip" "BLOCK_E=128,TOPK=1,BLOCK_K=1,DTYPE=f16,ROWS=4" --view-align=2
     KERNEL=moe_permute
-    variant "moe_permute-k2-$chip" "TOPK=2,ROWS=16,BLOCK_N=256"
+    variant "moe_permute-k2-$chip" "TOPK=2,ROWS=16,BLOCK_N=256" --view-align=8
     variant "moe_permute-k8-bf16-$chip" "TOPK=8,ROWS=16,BLOCK_N=256,DTYPE=bf16"
     KERNEL=moe_unpermute
-    variant "moe_unpermute-k2-$chip" "TOPK=2,ROWS=16,BLOCK_N=256"
+    variant "moe_unpermute-k2-$chip" "TOPK=2,ROWS=16,BLOCK_N=256" --view-align=8
     variant "moe_unpermute-k8-bf16-$chip" "TOPK=8,ROWS=16,BLOCK_N=256,DTYPE=bf16"
   done
   ;;
