@@ -1,10 +1,12 @@
 // Input of warp-specialize-read.mlir: the search of its kernel takes a
-// ticket (an atomic) at each step, which the producer cannot run again.
+// ticket (an atomic, on a view the copies do not read) at each step, which
+// the producer cannot run again.
 
 func.func @rows_at_offsets(%A: !tile.view<?x?xf16> {tile.name = "A"},
                            %B: !tile.view<?x?xf16> {tile.name = "B"},
                            %C: !tile.view<?x?xf32> {tile.name = "C"},
-                           %Off: !tile.view<?xi32> {tile.name = "Off"})
+                           %Off: !tile.view<?xi32> {tile.name = "Off"},
+                           %Count: !tile.view<?xi32> {tile.name = "Count"})
     attributes {tile.kernel = {num_warps = 4 : i32, grid = ["4", "1", "1"],
                                hints = {sm_90 = {warp_specialize = 1 : i32, tma = 1 : i32}}}} {
   %c0 = arith.constant 0 : i32
@@ -23,7 +25,8 @@ func.func @rows_at_offsets(%A: !tile.view<?x?xf16> {tile.name = "A"},
   ^bb0(%l: i32, %h: i32):
     %s = arith.addi %l, %h : i32
     %mid = arith.divsi %s, %c2 : i32
-    %o = tile.atomic add %c1, %Off[%mid] : i32, !tile.view<?xi32> -> i32
+    %t = tile.atomic add %c1, %Count[%mid] : i32, !tile.view<?xi32> -> i32
+    %o = arith.addi %t, %mid : i32
     %left = arith.cmpi sle, %o, %want : i32
     %l2 = arith.select %left, %mid, %l : i32
     %h2 = arith.select %left, %h, %mid : i32
