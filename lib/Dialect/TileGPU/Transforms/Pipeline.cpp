@@ -37,6 +37,7 @@
 
 #include "tile/Dialect/TileGPU/IR/Layouts.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
+#include "tile/Dialect/TileGPU/Transforms/ViewWrites.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -138,28 +139,6 @@ int64_t allocBytes(AllocOp alloc) {
   return type.getTileBytes() * type.getNumStages();
 }
 
-/// True when `loop` writes global memory through `view` (a store, scatter
-/// or atomic on it). Views the kernel writes share no memory with the
-/// views it reads (the launch contract), so other views cannot change what
-/// a read of `view` sees.
-bool loopWritesView(scf::ForOp loop, Value view) {
-  WalkResult r = loop->walk([&](Operation *op) {
-    Value target;
-    if (auto store = dyn_cast<StoreOp>(op))
-      target = store.getView();
-    else if (auto atomic = dyn_cast<AtomicOp>(op))
-      target = atomic.getView();
-    else if (auto store = dyn_cast<tile::StoreOp>(op))
-      target = store.getView();
-    else if (auto scatter = dyn_cast<tile::ScatterOp>(op))
-      target = scatter.getView();
-    else if (auto atomic = dyn_cast<tile::AtomicOp>(op))
-      target = atomic.getView();
-    return target == view ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return r.wasInterrupted();
-}
-
 /// True when the copy's offsets are computed from the loop's induction
 /// variable and values defined outside the loop only, through pure ops and
 /// scalar reads (`tile.read`: a page of a block table) of views the loop
@@ -187,7 +166,7 @@ bool offsetsDependOnlyOnIV(scf::ForOp loop, AsyncCopyOp copy) {
     // Not isPure: a division is not speculatable, but the clones run only
     // for iterations that exist, with the same loop-invariant divisor.
     auto read = dyn_cast<tile::ReadOp>(def);
-    if (read && loopWritesView(loop, read.getView()))
+    if (read && writesView(loop, read.getView()))
       return false;
     if ((!read && !isMemoryEffectFree(def)) || def->getNumRegions() != 0)
       return false;

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
+#include "tile/Dialect/TileGPU/Transforms/ViewWrites.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 
@@ -84,27 +85,10 @@ SmallVector<Operation *> producerRoots(Block *top) {
 
 /// True when the kernel around `read` writes the view it reads (a store,
 /// scatter or atomic on it): the producer's copy of the read could then see
-/// another value than the consumers'. Views the kernel writes share no
-/// memory with the views it reads (the launch contract).
+/// another value than the consumers'.
 bool kernelWritesView(Operation *read, Value view) {
   Operation *func = read->getParentOfType<FunctionOpInterface>();
-  if (!func)
-    return true;
-  WalkResult r = func->walk([&](Operation *op) {
-    Value target;
-    if (auto store = dyn_cast<StoreOp>(op))
-      target = store.getView();
-    else if (auto atomic = dyn_cast<AtomicOp>(op))
-      target = atomic.getView();
-    else if (auto store = dyn_cast<tile::StoreOp>(op))
-      target = store.getView();
-    else if (auto scatter = dyn_cast<tile::ScatterOp>(op))
-      target = scatter.getView();
-    else if (auto atomic = dyn_cast<tile::AtomicOp>(op))
-      target = atomic.getView();
-    return target == view ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return r.wasInterrupted();
+  return !func || writesView(func, view);
 }
 
 /// Moves `from`'s ops but its terminator to the start of `to`.
