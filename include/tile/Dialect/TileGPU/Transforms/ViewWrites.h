@@ -1,4 +1,5 @@
-//===- ViewWrites.h - which ops write a view ---------------------*- C++ -*-===//
+//===- ViewWrites.h - which ops write a view ---------------------*- C++
+//-*-===//
 //
 // Whether a region writes global memory through a view: what decides if a
 // scalar read of that view (a block table, cu_seqlens) may be issued again
