@@ -137,7 +137,7 @@ def poison():
 class Softmax:
     kernel = "softmax.mlir"
 
-    def __init__(self, a):
+    def __init__(self, a, params):
         self.m, self.n, self.dtype = a.m, a.n, a.dtype
         self.views = [View("X", a.dtype, [a.m, a.n], rng(a.seed, a.lo, a.hi)),
                       View("Y", a.dtype, [a.m, a.n], poison())]
@@ -171,7 +171,7 @@ class Softmax:
 class LayerNorm:
     kernel = "layernorm.mlir"
 
-    def __init__(self, a):
+    def __init__(self, a, params):
         m, n = a.m, a.n
         self.m, self.n, self.dtype, self.rms = m, n, a.dtype, a.rms
         self.eps = to_f32(a.eps)
@@ -223,7 +223,7 @@ class LayerNorm:
 class Gemm:
     kernel = "gemm.mlir"
 
-    def __init__(self, a):
+    def __init__(self, a, params):
         m, n, k = a.m, a.n, a.k
         self.m, self.n, self.k = m, n, k
         self.in_dtype, self.out_dtype = a.in_dtype, a.out_dtype
@@ -285,7 +285,7 @@ class GemmSplitK(Gemm):
     kernel = "gemm_splitk.mlir"
 
     def __init__(self, a, params):
-        super().__init__(a)
+        super().__init__(a, params)
         tiles = (-(-a.m // int(params["BLOCK_M"]))) * (-(-a.n // int(params["BLOCK_N"])))
         # One lock more than the tiles: a block that wrote past its own
         # lock would leave it non-zero.
@@ -390,8 +390,9 @@ def main():
     for item in filter(None, a.params.split(",")):
         name, _, value = item.partition("=")
         chosen[name.strip()] = value.strip()
-    # The workspace's shape depends on the tiles: that problem sees them.
-    problem = cls(a, {**params, **chosen}) if cls is GemmSplitK else cls(a)
+    # Every problem sees the parameters (the split-K workspace's shape
+    # depends on the tiles).
+    problem = cls(a, {**params, **chosen})
     bind = dict(problem.bind)
     bind.update(chosen)
     unknown = set(bind) - set(params)
