@@ -4,14 +4,15 @@
 // converted).
 //
 // One block owns TILE_N keys of one (batch, KV head) and walks the query
-// tiles that see them. With s = qk_scale * log2(e) and LSE the forward's
-// log-sum-exp in the exp2 domain, per query tile:
-//   S  = Q K^T                      [TILE_M, TILE_N]
-//   P  = exp2(S * s - LSE)          (the forward's probabilities, recomputed)
-//   dV += P^T dO                    [TILE_N, D]
-//   dP = dO V^T
-//   dS = P * (dP - Delta)           (Delta = rowsum(dO * O), the preprocess)
-//   dK += dS^T Q                    [TILE_N, D]
+// tiles that see them. It computes the scores transposed, keys as rows
+// (FlashAttention-3's "swapAB" for S and dP): with s = qk_scale * log2(e)
+// and LSE the forward's log-sum-exp in the exp2 domain, per query tile:
+//   S^T  = K Q^T                    [TILE_N, TILE_M]
+//   P^T  = exp2(S^T * s - LSE)      (the forward's probabilities, recomputed)
+//   dV  += P^T dO                   [TILE_N, D]
+//   dP^T = V dO^T
+//   dS^T = P^T * (dP^T - Delta)     (Delta = rowsum(dO * O), the preprocess)
+//   dK  += dS^T Q                   [TILE_N, D]
 //   DQacc += dS K                   (f32 atomic add of a [TILE_M, D] tile)
 // dK and dV stay in registers across the whole walk and are stored once,
 // dK multiplied by qk_scale (dS is the gradient of the scaled scores), dQ is
@@ -25,12 +26,14 @@
 // FlashAttention-3's alternative (atomics into f32 dK/dV, then a convert)
 // needs two more buffers and a fourth kernel.
 //
-// The transposed operands: P^T and dS^T are `tile.permute`s of register
-// tiles (the compiler stages a computed A operand that is not in the
-// accumulator layout through shared memory), K^T and V^T are K and V loaded
-// with `order` (as the forward loads K), once per block. dS itself is an A
-// operand in the accumulator layout (dQ = dS K): it stays in registers, as
-// P does in the forward.
+// The transposed operands: P^T and dS^T are computed in the accumulator
+// layout, so as the A operands of dV and dK they stay in registers (as P
+// does in the forward). Only dS = (dS^T)^T, the A operand of dQ, is a
+// `tile.permute` (the compiler stages it through shared memory). Q^T and
+// dO^T are Q and dO loaded a second time with `order` (the B operands of
+// S^T and dP^T); K and V are loaded once per block. (The first version
+// computed S = Q K^T and permuted P and dS: both through shared memory,
+// 5% slower on the H200: docs/perf.md, 2026-12-03.)
 //
 // Causal (CAUSAL): query row m is at position input_pos + m and sees keys
 // 0 .. input_pos + m (input_pos 0: top-left alignment; Sk - Sq:
@@ -87,21 +90,15 @@ func.func @fmha_backward(
   %head0 = arith.muli %kv_head, %group_size : i32
   %scale = arith.mulf %qk_scale, %log2e : f32
 
-  // This block's keys and values, loaded once: K^T and V^T [D, TILE_N] for
-  // S = Q K^T and dP = dO V^T, K [TILE_N, D] for dQ = dS K.
-  %kt4 = tile.load %K[%batch, %kv_head, %c0, %bid_x] shape [1, 1, HEAD_DIM, TILE_N]
-      order [0, 1, 3, 2]
-      : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
-  %kt = tile.reshape %kt4 shape [HEAD_DIM, TILE_N]
-      : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-  %vt4 = tile.load %V[%batch, %kv_head, %c0, %bid_x] shape [1, 1, HEAD_DIM, TILE_N]
-      order [0, 1, 3, 2]
-      : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
-  %vt = tile.reshape %vt4 shape [HEAD_DIM, TILE_N]
-      : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  // This block's keys and values, loaded once, [TILE_N, D]: the A operands
+  // of S^T = K Q^T and dP^T = V dO^T, and K the B operand of dQ = dS K.
   %k4 = tile.load %K[%batch, %kv_head, %bid_x, %c0] shape [1, 1, TILE_N, HEAD_DIM]
       : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
   %k = tile.reshape %k4 shape [TILE_N, HEAD_DIM]
+      : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  %v4 = tile.load %V[%batch, %kv_head, %bid_x, %c0] shape [1, 1, TILE_N, HEAD_DIM]
+      : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
+  %v = tile.reshape %v4 shape [TILE_N, HEAD_DIM]
       : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
 
   // Query tiles to walk: all, or for causal those from the first one whose
@@ -120,21 +117,22 @@ func.func @fmha_backward(
     scf.yield %c0 : i32
   }
 
-  // Key positions of this block, [1, TILE_N], and query rows, [TILE_M, 1].
-  %cols = tile.iota shape [1, TILE_N] dim 1 : tensor<1x?xi32>
-  %n_start_t = tile.splat %n_start shape [1, TILE_N] : i32 -> tensor<1x?xi32>
-  %offs_n = arith.addi %cols, %n_start_t : tensor<1x?xi32>
-  %offs_n_b = tile.broadcast %offs_n shape [TILE_M, TILE_N]
-      : tensor<1x?xi32> -> tensor<?x?xi32>
-  %rows = tile.iota shape [TILE_M, 1] dim 0 : tensor<?x1xi32>
+  // Key positions of this block, [TILE_N, 1] (the rows of the transposed
+  // scores), and query columns, [1, TILE_M].
+  %rows = tile.iota shape [TILE_N, 1] dim 0 : tensor<?x1xi32>
+  %n_start_t = tile.splat %n_start shape [TILE_N, 1] : i32 -> tensor<?x1xi32>
+  %offs_n = arith.addi %rows, %n_start_t : tensor<?x1xi32>
+  %offs_n_b = tile.broadcast %offs_n shape [TILE_N, TILE_M]
+      : tensor<?x1xi32> -> tensor<?x?xi32>
+  %cols = tile.iota shape [1, TILE_M] dim 1 : tensor<1x?xi32>
   %true = arith.constant true
   %ragged_k = arith.xori %even_k, %true : i1
   %need_mask = arith.ori %causal, %ragged_k : i1
 
-  %zero_qk = tile.full 0.0 shape [TILE_M, TILE_N] : tensor<?x?xf32>
+  %zero_kq = tile.full 0.0 shape [TILE_N, TILE_M] : tensor<?x?xf32>
   %zero_q = tile.full 0.0 shape [TILE_M, HEAD_DIM] : tensor<?x?xf32>
-  %ninf = tile.full -inf shape [TILE_M, TILE_N] : tensor<?x?xf32>
-  %scale_qk = tile.splat %scale shape [TILE_M, TILE_N] : f32 -> tensor<?x?xf32>
+  %ninf = tile.full -inf shape [TILE_N, TILE_M] : tensor<?x?xf32>
+  %scale_kq = tile.splat %scale shape [TILE_N, TILE_M] : f32 -> tensor<?x?xf32>
   %dk_init = tile.full 0.0 shape [TILE_N, HEAD_DIM] : tensor<?x?xf32>
   %dv_init = tile.full 0.0 shape [TILE_N, HEAD_DIM] : tensor<?x?xf32>
 
@@ -153,46 +151,60 @@ func.func @fmha_backward(
     %i_rel = arith.remsi %t, %q_tiles_div : i32
     %i = arith.addi %i_rel, %first_q_tile : i32
     %head = arith.addi %head0, %g : i32
+    // Q and dO [TILE_M, D] (the B operands of dK += dS^T Q and
+    // dV += P^T dO) and, read with `order`, Q^T and dO^T [D, TILE_M] (the
+    // B operands of S^T and dP^T).
     %q4 = tile.load %Q[%batch, %head, %i, %c0] shape [1, 1, TILE_M, HEAD_DIM]
         latency 2
         : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
     %q = tile.reshape %q4 shape [TILE_M, HEAD_DIM]
+        : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    %qt4 = tile.load %Q[%batch, %head, %c0, %i] shape [1, 1, HEAD_DIM, TILE_M]
+        order [0, 1, 3, 2] latency 2
+        : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
+    %qt = tile.reshape %qt4 shape [HEAD_DIM, TILE_M]
         : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
     %do4 = tile.load %dO[%batch, %head, %i, %c0] shape [1, 1, TILE_M, HEAD_DIM]
         latency 2
         : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
     %do = tile.reshape %do4 shape [TILE_M, HEAD_DIM]
         : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    // Rows past Sq read +inf, so that their P is exactly 0.
+    %dot4 = tile.load %dO[%batch, %head, %c0, %i] shape [1, 1, HEAD_DIM, TILE_M]
+        order [0, 1, 3, 2] latency 2
+        : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
+    %dot = tile.reshape %dot4 shape [HEAD_DIM, TILE_M]
+        : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    // LSE and Delta as rows [1, TILE_M]. Query columns past Sq read +inf,
+    // so that their P is exactly 0.
     %lse3 = tile.load %Lse[%batch, %head, %i] shape [1, 1, TILE_M] padding pos_inf
         : !tile.view<?x?x?xf32> -> tensor<1x1x?xf32>
-    %lse = tile.reshape %lse3 shape [TILE_M, 1] : tensor<1x1x?xf32> -> tensor<?x1xf32>
+    %lse = tile.reshape %lse3 shape [1, TILE_M] : tensor<1x1x?xf32> -> tensor<1x?xf32>
     %delta3 = tile.load %Delta[%batch, %head, %i] shape [1, 1, TILE_M]
         : !tile.view<?x?x?xf32> -> tensor<1x1x?xf32>
-    %delta = tile.reshape %delta3 shape [TILE_M, 1] : tensor<1x1x?xf32> -> tensor<?x1xf32>
+    %delta = tile.reshape %delta3 shape [1, TILE_M] : tensor<1x1x?xf32> -> tensor<1x?xf32>
 
-    // S = Q K^T, then the exponent S * s - LSE, -inf where masked.
-    %s = tile.mma %q, %kt, %zero_qk
+    // S^T = K Q^T, then the exponent S^T * s - LSE, -inf where masked.
+    %s = tile.mma %k, %qt, %zero_kq
         : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
-    %s_scaled = arith.mulf %s, %scale_qk : tensor<?x?xf32>
-    %lse_b = tile.broadcast %lse shape [TILE_M, TILE_N] : tensor<?x1xf32> -> tensor<?x?xf32>
+    %s_scaled = arith.mulf %s, %scale_kq : tensor<?x?xf32>
+    %lse_b = tile.broadcast %lse shape [TILE_N, TILE_M] : tensor<1x?xf32> -> tensor<?x?xf32>
     %arg_raw = arith.subf %s_scaled, %lse_b : tensor<?x?xf32>
     %arg = scf.if %need_mask -> tensor<?x?xf32> {
-      %all = tile.full true shape [TILE_M, TILE_N] : tensor<?x?xi1>
+      %all = tile.full true shape [TILE_N, TILE_M] : tensor<?x?xi1>
       %in_bounds = scf.if %even_k -> tensor<?x?xi1> {
         scf.yield %all : tensor<?x?xi1>
       } else {
-        %k_len = tile.splat %k_seqlen shape [TILE_M, TILE_N] : i32 -> tensor<?x?xi32>
+        %k_len = tile.splat %k_seqlen shape [TILE_N, TILE_M] : i32 -> tensor<?x?xi32>
         %lt = arith.cmpi slt, %offs_n_b, %k_len : tensor<?x?xi32>
         scf.yield %lt : tensor<?x?xi1>
       }
       %mask = scf.if %causal -> tensor<?x?xi1> {
         %m_start = arith.muli %i, %tile_m : i32
         %m_pos = arith.addi %m_start, %input_pos : i32
-        %m_pos_t = tile.splat %m_pos shape [TILE_M, 1] : i32 -> tensor<?x1xi32>
-        %offs_m = arith.addi %rows, %m_pos_t : tensor<?x1xi32>
-        %offs_m_b = tile.broadcast %offs_m shape [TILE_M, TILE_N]
-            : tensor<?x1xi32> -> tensor<?x?xi32>
+        %m_pos_t = tile.splat %m_pos shape [1, TILE_M] : i32 -> tensor<1x?xi32>
+        %offs_m = arith.addi %cols, %m_pos_t : tensor<1x?xi32>
+        %offs_m_b = tile.broadcast %offs_m shape [TILE_N, TILE_M]
+            : tensor<1x?xi32> -> tensor<?x?xi32>
         %ge = arith.cmpi sge, %offs_m_b, %offs_n_b : tensor<?x?xi32>
         %and = arith.andi %in_bounds, %ge : tensor<?x?xi1>
         scf.yield %and : tensor<?x?xi1>
@@ -207,29 +219,28 @@ func.func @fmha_backward(
     %p = tile.exp2 %arg : tensor<?x?xf32>
     %p_lp = tile.astype %p : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
 
-    // dV += P^T dO.
-    %pt = tile.permute %p_lp [1, 0]
-        : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    %dv_new = tile.mma %pt, %do, %dv
+    // dV += P^T dO (P^T is in the accumulator layout: a register operand).
+    %dv_new = tile.mma %p_lp, %do, %dv
         : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
 
-    // dP = dO V^T; dS = P * (dP - Delta).
-    %dp = tile.mma %do, %vt, %zero_qk
+    // dP^T = V dO^T; dS^T = P^T * (dP^T - Delta).
+    %dp = tile.mma %v, %dot, %zero_kq
         : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
-    %delta_b = tile.broadcast %delta shape [TILE_M, TILE_N]
-        : tensor<?x1xf32> -> tensor<?x?xf32>
+    %delta_b = tile.broadcast %delta shape [TILE_N, TILE_M]
+        : tensor<1x?xf32> -> tensor<?x?xf32>
     %dp_c = arith.subf %dp, %delta_b : tensor<?x?xf32>
     %ds = arith.mulf %p, %dp_c : tensor<?x?xf32>
     %ds_lp = tile.astype %ds : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
 
-    // dK += dS^T Q.
-    %dst = tile.permute %ds_lp [1, 0]
-        : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    %dk_new = tile.mma %dst, %q, %dk
+    // dK += dS^T Q (a register operand again).
+    %dk_new = tile.mma %ds_lp, %q, %dk
         : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
 
-    // DQacc += dS K (rows past Sq are outside the view: not added).
-    %dq = tile.mma %ds_lp, %k, %zero_q
+    // DQacc += dS K: dS = (dS^T)^T, the one operand that goes through
+    // shared memory (rows past Sq are outside the view: not added).
+    %dst = tile.permute %ds_lp [1, 0]
+        : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    %dq = tile.mma %dst, %k, %zero_q
         : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
     %dq4 = tile.reshape %dq shape [1, 1, TILE_M, HEAD_DIM]
         : tensor<?x?xf32> -> tensor<1x1x?x?xf32>
