@@ -633,6 +633,11 @@ serving)
     # 64 rows on 4 warps (8 query tokens of a group of 8).
     CHIP=$chip variant "pd-f16-d128-g8q8-w4-p64-$chip" "PAGE_SIZE=64,TILE_N=32,Q_TILE=8,ROWS=64,QUERY_GROUP_SIZE=8,HEAD_DIM=128" --num-warps=4
   done
+  # 64 rows with a TMA producer warpgroup (the fastest decode at B = 16).
+  CHIP=sm_90a variant "pd-f16-d128-g4q16-ws64-p256-sm_90a" "PAGE_SIZE=256,TILE_N=64,Q_TILE=16,ROWS=64,QUERY_GROUP_SIZE=4,HEAD_DIM=128" \
+    --num-warps=4 --warp-specialize=on --tma=on --occupancy=2 --stages=2
+  CHIP=sm_90a variant "pd-bf16-d128-g8q8-ws128-p128-sm_90a" "PAGE_SIZE=128,TILE_N=128,Q_TILE=8,ROWS=64,QUERY_GROUP_SIZE=8,HEAD_DIM=128,DTYPE=bf16" \
+    --num-warps=4 --warp-specialize=on --tma=on --occupancy=1 --stages=3
   for g in 4 8; do
     qt=$((16 / g))
     for ps in 16 64 256 4096 32768; do
@@ -645,6 +650,18 @@ serving)
       # mma work, but 4 warps a block to issue copies and hide latency.
       variant "perf-pd-f16-d128-g$g-p$ps-w4-sm_90a" \
         "PAGE_SIZE=$ps,TILE_N=$tn,Q_TILE=$((64 / g)),ROWS=64,QUERY_GROUP_SIZE=$g,HEAD_DIM=128" --num-warps=4
+      # The same 64 rows with a TMA producer warpgroup: 64-key tiles at 2
+      # blocks an SM, or 128-key tiles (pages of 128 keys or more) at 1.
+      ws="--num-warps=4 --warp-specialize=on --tma=on"
+      w64="PAGE_SIZE=$ps,Q_TILE=$((64 / g)),ROWS=64,QUERY_GROUP_SIZE=$g,HEAD_DIM=128"
+      if [ "$ps" -ge 64 ]; then
+        # shellcheck disable=SC2086
+        variant "perf-pd-f16-d128-g$g-p$ps-ws64-sm_90a" "$w64,TILE_N=64" $ws --occupancy=2 --stages=2
+      fi
+      if [ "$ps" -ge 128 ]; then
+        # shellcheck disable=SC2086
+        variant "perf-pd-f16-d128-g$g-p$ps-ws128-sm_90a" "$w64,TILE_N=128" $ws --occupancy=1 --stages=3
+      fi
     done
   done
   # Varlen forward: fmha's Hopper configurations (TMA producer warpgroup,

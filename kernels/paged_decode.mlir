@@ -331,62 +331,68 @@ func.func @paged_decode(
     %last_ticket = arith.subi %num_splits, %c1 : i32
     %is_last = arith.cmpi eq, %ticket, %last_ticket : i32
     scf.if %is_last {
-      // Merge: lse = max + log2(sum exp2(lse_i - max)) over the splits (a
-      // running max), then O = sum exp2(lse_i - lse) O_i in column chunks of
-      // 32, so that only a [ROWS, 32] sum and one partial chunk are live.
+      // Merge, per chunk of 64 columns, in one pass over the splits with a
+      // running max (as the online softmax): per split, its lse_i and its
+      // partial O_i chunk are loaded together (independent loads: one
+      // memory round trip a split and chunk; a pass for the max and one per
+      // 32 columns cost five at D = 128, which made the merge, not the keys,
+      // the cost at 16+ splits), then
+      //   m' = max(m, lse_i), a = exp2(m - m'), w = exp2(lse_i - m'),
+      //   den = den a + w, acc = acc a + w O_i;
+      // lse = m + log2(den), O = acc / den. (Whole rows at once need a
+      // [ROWS, D] sum and partial live: spills at 128 registers.)
       %cm_init = tile.full -inf shape [ROWS, 1] : tensor<?x1xf32>
       %cd_init = tile.full 0.0 shape [ROWS, 1] : tensor<?x1xf32>
-      %cm, %cd = scf.for %s = %c0 to %num_splits step %c1
-          iter_args(%mx = %cm_init, %den = %cd_init) -> (tensor<?x1xf32>, tensor<?x1xf32>) : i32 {
-        %pl4 = tile.load %PartLse[%b, %kv_head, %s, %c0] shape [1, 1, 1, ROWS]
-            : !tile.view<?x?x?x?xf32> -> tensor<1x1x1x?xf32>
-        %pl = tile.reshape %pl4 shape [ROWS, 1] : tensor<1x1x1x?xf32> -> tensor<?x1xf32>
-        %mx_new = arith.maximumf %mx, %pl : tensor<?x1xf32>
-        %none = arith.cmpf oeq, %mx_new, %m_ninf : tensor<?x1xf32>
-        %mx_sub = tile.select %none, %m_zero, %mx_new : tensor<?x1xi1>, tensor<?x1xf32>
-        %a_arg = arith.subf %mx, %mx_sub : tensor<?x1xf32>
-        %a = tile.exp2 %a_arg : tensor<?x1xf32>
-        %w_arg = arith.subf %pl, %mx_sub : tensor<?x1xf32>
-        %w = tile.exp2 %w_arg : tensor<?x1xf32>
-        %den_a = arith.mulf %den, %a : tensor<?x1xf32>
-        %den_new = arith.addf %den_a, %w : tensor<?x1xf32>
-        scf.yield %mx_new, %den_new : tensor<?x1xf32>, tensor<?x1xf32>
+      %co_init = tile.full 0.0 shape [ROWS, 64] : tensor<?x64xf32>
+      %c64 = arith.constant 64 : i32
+      %head_dim = tile.param "HEAD_DIM" : i32
+      %chunks = arith.ceildivsi %head_dim, %c64 : i32
+      %cm, %cd = scf.for %ch = %c0 to %chunks step %c1
+          iter_args(%mx_c = %cm_init, %den_c = %cd_init) -> (tensor<?x1xf32>, tensor<?x1xf32>) : i32 {
+        %mx_f, %den_f, %co = scf.for %s = %c0 to %num_splits step %c1
+            iter_args(%mx = %cm_init, %den = %cd_init, %oacc = %co_init)
+            -> (tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x64xf32>) : i32 {
+          %pl4 = tile.load %PartLse[%b, %kv_head, %s, %c0] shape [1, 1, 1, ROWS]
+              : !tile.view<?x?x?x?xf32> -> tensor<1x1x1x?xf32>
+          %pl = tile.reshape %pl4 shape [ROWS, 1] : tensor<1x1x1x?xf32> -> tensor<?x1xf32>
+          %po5 = tile.load %PartO[%b, %kv_head, %s, %c0, %ch] shape [1, 1, 1, ROWS, 64]
+              : !tile.view<?x?x?x?x?xf32> -> tensor<1x1x1x?x64xf32>
+          %po = tile.reshape %po5 shape [ROWS, 64] : tensor<1x1x1x?x64xf32> -> tensor<?x64xf32>
+          %mx_new = arith.maximumf %mx, %pl : tensor<?x1xf32>
+          %none = arith.cmpf oeq, %mx_new, %m_ninf : tensor<?x1xf32>
+          %mx_sub = tile.select %none, %m_zero, %mx_new : tensor<?x1xi1>, tensor<?x1xf32>
+          %a_arg = arith.subf %mx, %mx_sub : tensor<?x1xf32>
+          %a = tile.exp2 %a_arg : tensor<?x1xf32>
+          %w_arg = arith.subf %pl, %mx_sub : tensor<?x1xf32>
+          %w = tile.exp2 %w_arg : tensor<?x1xf32>
+          %den_a = arith.mulf %den, %a : tensor<?x1xf32>
+          %den_new = arith.addf %den_a, %w : tensor<?x1xf32>
+          %a_b = tile.broadcast %a shape [ROWS, 64] : tensor<?x1xf32> -> tensor<?x64xf32>
+          %w_b = tile.broadcast %w shape [ROWS, 64] : tensor<?x1xf32> -> tensor<?x64xf32>
+          %acc_a = arith.mulf %oacc, %a_b : tensor<?x64xf32>
+          %o_w = arith.mulf %po, %w_b : tensor<?x64xf32>
+          %o_new = arith.addf %acc_a, %o_w : tensor<?x64xf32>
+          scf.yield %mx_new, %den_new, %o_new : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x64xf32>
+        }
+        // A row no split saw a key in: den = 0, O = 0.
+        %d_empty_c = arith.cmpf oeq, %den_f, %l_zero : tensor<?x1xf32>
+        %d_safe_c = tile.select %d_empty_c, %l_one, %den_f : tensor<?x1xi1>, tensor<?x1xf32>
+        %d_b = tile.broadcast %d_safe_c shape [ROWS, 64] : tensor<?x1xf32> -> tensor<?x64xf32>
+        %co_n = arith.divf %co, %d_b : tensor<?x64xf32>
+        %co_lp = tile.astype %co_n : tensor<?x64xf32> -> tensor<?x64x!tile.dtype<"DTYPE">>
+        %co4 = tile.reshape %co_lp shape [1, Q_TILE, QUERY_GROUP_SIZE, 64]
+            : tensor<?x64x!tile.dtype<"DTYPE">> -> tensor<1x?x?x64x!tile.dtype<"DTYPE">>
+        %col0 = arith.muli %ch, %c64 : i32
+        tile.store %co4, %Out at [%b, %c0, %head0, %col0]
+            : tensor<1x?x?x64x!tile.dtype<"DTYPE">>, !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
+        scf.yield %mx_f, %den_f : tensor<?x1xf32>, tensor<?x1xf32>
       }
-      // A row no split saw a key in: lse = -inf, weights exp2(-inf - 0) = 0,
-      // O = 0.
+      // lse = m + log2(den); -inf for a row no split saw a key in.
       %d_empty = arith.cmpf oeq, %cd, %l_zero : tensor<?x1xf32>
       %d_safe = tile.select %d_empty, %l_one, %cd : tensor<?x1xi1>, tensor<?x1xf32>
       %log_d = math.log2 %d_safe : tensor<?x1xf32>
       %lse_m = arith.addf %cm, %log_d : tensor<?x1xf32>
       %lse_f = tile.select %d_empty, %m_ninf, %lse_m : tensor<?x1xi1>, tensor<?x1xf32>
-      %lse_sub = tile.select %d_empty, %m_zero, %lse_m : tensor<?x1xi1>, tensor<?x1xf32>
-      %c32 = arith.constant 32 : i32
-      %head_dim = tile.param "HEAD_DIM" : i32
-      %chunks = arith.ceildivsi %head_dim, %c32 : i32
-      scf.for %ch = %c0 to %chunks step %c1 : i32 {
-        %co_init = tile.full 0.0 shape [ROWS, 32] : tensor<?x32xf32>
-        %co = scf.for %s = %c0 to %num_splits step %c1
-            iter_args(%oacc = %co_init) -> (tensor<?x32xf32>) : i32 {
-          %pl4 = tile.load %PartLse[%b, %kv_head, %s, %c0] shape [1, 1, 1, ROWS]
-              : !tile.view<?x?x?x?xf32> -> tensor<1x1x1x?xf32>
-          %pl = tile.reshape %pl4 shape [ROWS, 1] : tensor<1x1x1x?xf32> -> tensor<?x1xf32>
-          %w_arg = arith.subf %pl, %lse_sub : tensor<?x1xf32>
-          %w = tile.exp2 %w_arg : tensor<?x1xf32>
-          %w_b = tile.broadcast %w shape [ROWS, 32] : tensor<?x1xf32> -> tensor<?x32xf32>
-          %po5 = tile.load %PartO[%b, %kv_head, %s, %c0, %ch] shape [1, 1, 1, ROWS, 32]
-              : !tile.view<?x?x?x?x?xf32> -> tensor<1x1x1x?x32xf32>
-          %po = tile.reshape %po5 shape [ROWS, 32] : tensor<1x1x1x?x32xf32> -> tensor<?x32xf32>
-          %o_w = arith.mulf %po, %w_b : tensor<?x32xf32>
-          %o_new = arith.addf %oacc, %o_w : tensor<?x32xf32>
-          scf.yield %o_new : tensor<?x32xf32>
-        }
-        %co_lp = tile.astype %co : tensor<?x32xf32> -> tensor<?x32x!tile.dtype<"DTYPE">>
-        %co4 = tile.reshape %co_lp shape [1, Q_TILE, QUERY_GROUP_SIZE, 32]
-            : tensor<?x32x!tile.dtype<"DTYPE">> -> tensor<1x?x?x32x!tile.dtype<"DTYPE">>
-        %col0 = arith.muli %ch, %c32 : i32
-        tile.store %co4, %Out at [%b, %c0, %head0, %col0]
-            : tensor<1x?x?x32x!tile.dtype<"DTYPE">>, !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
-      }
       %ln2_t = tile.splat %ln_2 shape [ROWS, 1] : f32 -> tensor<?x1xf32>
       %lse_e = arith.mulf %lse_f, %ln2_t : tensor<?x1xf32>
       %lse3 = tile.reshape %lse_e shape [1, Q_TILE, QUERY_GROUP_SIZE]
