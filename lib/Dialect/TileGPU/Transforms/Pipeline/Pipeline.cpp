@@ -246,12 +246,15 @@ struct TileGPUPipelinePass
                        << sync << "'";
       return signalPassFailure();
     }
+    FailureOr<TargetChip> target = TargetChip::lookup(func);
+    if (failed(target))
+      return signalPassFailure();
     // mbarrier.try_wait needs sm_90; older chips keep block-wide barriers.
-    bool hopper = isHopperOrNewer(chip);
+    bool hopper = target->isHopperOrNewer();
     if (sync == "mbarrier" && !hopper) {
       func.emitError() << "sync=mbarrier needs sm_90 or newer "
                           "(mbarrier.try_wait), got chip '"
-                       << chip << "'";
+                       << target->getName() << "'";
       return signalPassFailure();
     }
     bool mbarriers = sync == "mbarrier" || (sync == "auto" && hopper);
@@ -261,7 +264,9 @@ struct TileGPUPipelinePass
     // barriers.
     if (mbarriers)
       mbarriers = slotsCanBeNumbered(func);
-    if (failed(Pipeliner(func, stages, maxSharedBytes, mbarriers).run()))
+    if (failed(
+            Pipeliner(func, stages, target->getMaxSharedPerBlock(), mbarriers)
+                .run()))
       signalPassFailure();
   }
 };
