@@ -4,6 +4,7 @@
 
 #include "tile/Support/Checked.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -78,26 +79,87 @@ bool cubinTargetRunsOn(const SmTarget &t, int major, int minor) {
   return major == t.major && minor >= t.minor;
 }
 
+// The one table of chip facts, oldest first (CUDA C Programming Guide,
+// "Technical Specifications per Compute Capability"; opt-in shared memory
+// per block: 227 KB on 9.0 and 10.x, 163 KB on 8.0 and 8.7, 99 KB on 8.6,
+// 8.9 and 12.x, of 228, 164, 100 and 128 KB per SM).
+static const ChipFacts kChipFacts[] = {
+    // major, minor; threads and shared bytes per block; shared bytes,
+    // threads, blocks and registers per SM
+    {7, 0, 1024, 98304, 98304, 2048, 32, 65536},
+    {7, 5, 1024, 65536, 65536, 1024, 16, 65536},
+    {8, 0, 1024, 166912, 167936, 2048, 32, 65536},
+    {8, 6, 1024, 101376, 102400, 1536, 16, 65536},
+    {8, 7, 1024, 166912, 167936, 2048, 32, 65536},
+    {8, 9, 1024, 101376, 102400, 1536, 24, 65536},
+    {9, 0, 1024, 232448, 233472, 2048, 32, 65536},
+    {10, 0, 1024, 232448, 233472, 2048, 32, 65536},
+    {12, 0, 1024, 101376, 131072, 1536, 32, 65536},
+};
+
+const ChipFacts *findChipFacts(const SmTarget &t) {
+  const ChipFacts *found = nullptr;
+  for (const ChipFacts &facts : kChipFacts)
+    if (facts.major < t.major ||
+        (facts.major == t.major && facts.minor <= t.minor))
+      found = &facts;
+  return found;
+}
+
+const std::vector<std::string> &loweringTargets() {
+  // Each of these compiles and assembles (ptxas) with the current lowering.
+  static const std::vector<std::string> targets = {"sm_80",  "sm_86", "sm_87",
+                                                   "sm_89",  "sm_90", "sm_90a",
+                                                   "sm_100", "sm_120"};
+  return targets;
+}
+
+std::string unsupportedLoweringTargetReason(const std::string &chip) {
+  const std::vector<std::string> &targets = loweringTargets();
+  for (const std::string &target : targets)
+    if (target == chip)
+      return "";
+  std::string reason = "unsupported target chip '" + chip +
+                       "' (the GPU lowering needs mma.sync and cp.async, "
+                       "sm_80 or newer; supported: ";
+  for (size_t i = 0; i < targets.size(); ++i)
+    reason += (i ? ", " : "") + targets[i];
+  return reason + ")";
+}
+
+bool isHopperOrNewer(const SmTarget &t) { return t.major >= 9; }
+
+bool hasWgmma(const SmTarget &t) {
+  return t.major == 9 && t.minor == 0 && t.suffix == 'a';
+}
+
+std::string ptxFeatures(const SmTarget &t) {
+  return t.major == 9 && t.minor == 0 && t.suffix != 'f' ? "+ptx81" : "";
+}
+
+int64_t maxSharedPerBlockOfLoweringTargets() {
+  static const int64_t most = [] {
+    int64_t bytes = 0;
+    for (const std::string &name : loweringTargets()) {
+      SmTarget t;
+      parseSmTarget(name, t);
+      if (const ChipFacts *facts = findChipFacts(t))
+        bytes = std::max(bytes, facts->maxSharedPerBlock);
+    }
+    return bytes;
+  }();
+  return most;
+}
+
 LaunchLimits targetLimits(const SmTarget &t) {
   LaunchLimits l;
   l.source = t.str() + " (documented limits of compute capability " +
              ccString(t.major, t.minor) + ")";
-  int cc = t.major * 10 + t.minor;
-  // Opt-in dynamic shared memory per block.
-  if (cc >= 100 && cc < 120)
-    l.maxSharedPerBlock = 232448; // 227 KB
-  else if (cc >= 120)
-    l.maxSharedPerBlock = 101376; // 99 KB
-  else if (cc == 90)
-    l.maxSharedPerBlock = 232448; // 227 KB
-  else if (cc == 80 || cc == 87)
-    l.maxSharedPerBlock = 166912; // 163 KB
-  else if (cc == 86 || cc == 89)
-    l.maxSharedPerBlock = 101376; // 99 KB
-  else if (cc == 75)
-    l.maxSharedPerBlock = 65536;
-  else if (cc >= 70)
-    l.maxSharedPerBlock = 98304;
+  if (const ChipFacts *facts = findChipFacts(t)) {
+    l.maxThreadsPerBlock = facts->maxThreadsPerBlock;
+    l.maxSharedPerBlock = facts->maxSharedPerBlock;
+    l.maxRegistersPerBlock = facts->registersPerSM;
+  }
   return l;
 }
 

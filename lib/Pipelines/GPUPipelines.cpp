@@ -2,11 +2,13 @@
 //
 // The pipelines that lower to the GPU, stage by stage (tilegpu, nvvm, ptx,
 // each ending at a tile-checkpoint), and the named source-to-PTX pipeline
-// that tile-compile runs; the chip tables they need.
+// that tile-compile runs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Pipelines/Pipelines.h"
+
+#include "tile/Bundle/Target.h"
 
 #include "tile/Conversion/TileToNVVM/Passes.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
@@ -38,19 +40,11 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-int64_t mlir::tile::getMaxSharedMemoryPerBlock(StringRef chip) {
-  // sm_90: 228 KB per SM, 227 KB per block; sm_80: 163 KB; sm_86/89: 99 KB.
-  if (chip.starts_with("sm_90"))
-    return 232448;
-  if (chip == "sm_80" || chip == "sm_87")
-    return 166912;
-  return 101376;
-}
-
-std::string mlir::tile::getPTXFeatures(StringRef chip) {
-  // PTX 8.0 for sm_90a (wgmma, setmaxnreg), 8.1 for the vector reductions
-  // (red.global.add.v4.f32) of sm_90 and sm_90a.
-  return chip.starts_with("sm_90") ? "+ptx81" : "";
+/// `chip` parsed (a lowering target: checkLoweringOptions).
+static tilebundle::SmTarget getSmTarget(StringRef chip) {
+  tilebundle::SmTarget target;
+  tilebundle::parseSmTarget(chip.str(), target);
+  return target;
 }
 
 /// Ends `stage` with its checkpoint; true when the pipeline goes on.
@@ -66,7 +60,10 @@ static bool endStage(OpPassManager &pm, Stage stage,
 /// still func.func kernels; `tilegpu.num_warps` and `tilegpu.shared_bytes`
 /// are set on them.
 static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
-  int64_t maxShared = getMaxSharedMemoryPerBlock(options.chip);
+  // The chip, once, on the module: every tilegpu pass reads it there.
+  tilegpu::TileGPUSetTargetOptions targetOptions;
+  targetOptions.target = options.chip;
+  pm.addPass(tilegpu::createTileGPUSetTarget(targetOptions));
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
@@ -78,7 +75,6 @@ static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
   func.addPass(tilegpu::createTileGPURematerialize());
   tilegpu::TileGPUAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
-  layoutOptions.chip = options.chip;
   layoutOptions.sharedLayout = options.sharedLayout;
   layoutOptions.mmaVersion = options.mmaVersion;
   layoutOptions.coalesceStores = options.coalesceStores;
@@ -93,31 +89,23 @@ static void addTileGPUStage(OpPassManager &pm, const PipelineOptions &options) {
   func.addPass(tilegpu::createTileGPUAsyncMma(asyncOptions));
   tilegpu::TileGPUPipelineOptions pipelineOptions;
   pipelineOptions.stages = options.stages;
-  pipelineOptions.maxSharedBytes = maxShared;
   pipelineOptions.sync = options.sync;
-  pipelineOptions.chip = options.chip;
   func.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
   tilegpu::TileGPUWarpSpecializeOptions wsOptions;
   wsOptions.mode = options.warpSpecialize;
-  wsOptions.chip = options.chip;
   wsOptions.producerRegs = options.producerRegs;
   func.addPass(tilegpu::createTileGPUWarpSpecialize(wsOptions));
   tilegpu::TileGPUPingPongOptions pingPongOptions;
   pingPongOptions.mode = options.pingPong;
-  pingPongOptions.chip = options.chip;
   func.addPass(tilegpu::createTileGPUPingPong(pingPongOptions));
   tilegpu::TileGPUTmaOptions tmaOptions;
   tmaOptions.mode = options.tma;
-  tmaOptions.chip = options.chip;
   func.addPass(tilegpu::createTileGPUTma(tmaOptions));
-  tilegpu::TileGPUAllocateSharedOptions allocOptions;
-  allocOptions.maxSharedBytes = maxShared;
-  func.addPass(tilegpu::createTileGPUAllocateShared(allocOptions));
+  func.addPass(tilegpu::createTileGPUAllocateShared());
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
   // Before ptxas: registers and launch hints the chip cannot hold.
   tilegpu::TileGPUCheckResourcesOptions checkOptions;
-  checkOptions.chip = options.chip;
   checkOptions.maxRegisters = options.maxRegisters;
   func.addPass(tilegpu::createTileGPUCheckResources(checkOptions));
 }
@@ -139,7 +127,7 @@ static void addNVVMStage(OpPassManager &pm, const PipelineOptions &options) {
 
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
-  target.features = getPTXFeatures(options.chip);
+  target.features = tilebundle::ptxFeatures(getSmTarget(options.chip));
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 }
@@ -172,7 +160,7 @@ void mlir::tile::buildTileToPTXPipeline(OpPassManager &pm,
 static LogicalResult checkLoweringOptions(const PipelineOptions &options,
                                           raw_ostream &errorStream) {
   for (const std::string &error :
-       {tilegpu::getUnsupportedChipReason(options.chip),
+       {tilebundle::unsupportedLoweringTargetReason(options.chip),
         tilegpu::getProducerRegsError(options.producerRegs),
         tilegpu::getViewAlignError(options.viewAlign),
         tilegpu::getMmaVersionError(options.mmaVersion)}) {

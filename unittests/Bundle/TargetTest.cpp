@@ -76,6 +76,61 @@ TEST(Target, Limits) {
   EXPECT_EQ(targetLimits(t).maxSharedPerBlock, 101376);
 }
 
+// The one table of chip facts (issue 27): what the compiler's passes and the
+// launchers' dry runs read.
+TEST(Target, ChipFacts) {
+  SmTarget t;
+  parseSmTarget("sm_100", t);
+  // 227 KB per block opt-in of the 228 KB an SM has (the compiler used 99 KB
+  // for sm_100 before the table was shared).
+  ASSERT_NE(findChipFacts(t), nullptr);
+  EXPECT_EQ(findChipFacts(t)->maxSharedPerBlock, 232448);
+  EXPECT_EQ(findChipFacts(t)->sharedPerSM, 233472);
+  EXPECT_EQ(targetLimits(t).maxSharedPerBlock, 232448);
+  parseSmTarget("sm_103", t); // the newest listed at or below: sm_100's
+  EXPECT_EQ(findChipFacts(t)->maxSharedPerBlock, 232448);
+  parseSmTarget("sm_120", t);
+  EXPECT_EQ(findChipFacts(t)->maxSharedPerBlock, 101376);
+  EXPECT_EQ(findChipFacts(t)->sharedPerSM, 131072);
+  EXPECT_EQ(findChipFacts(t)->maxThreadsPerSM, 1536);
+  parseSmTarget("sm_89", t);
+  EXPECT_EQ(findChipFacts(t)->maxBlocksPerSM, 24);
+  parseSmTarget("sm_61", t);
+  EXPECT_EQ(findChipFacts(t), nullptr);
+  EXPECT_EQ(targetLimits(t).maxSharedPerBlock, 49152);
+  EXPECT_EQ(maxSharedPerBlockOfLoweringTargets(), 232448);
+}
+
+TEST(Target, LoweringTargets) {
+  EXPECT_EQ(loweringTargets().front(), "sm_80");
+  EXPECT_EQ(unsupportedLoweringTargetReason("sm_90a"), "");
+  EXPECT_EQ(unsupportedLoweringTargetReason("sm_75"),
+            "unsupported target chip 'sm_75' (the GPU lowering needs mma.sync "
+            "and cp.async, sm_80 or newer; supported: sm_80, sm_86, sm_87, "
+            "sm_89, sm_90, sm_90a, sm_100, sm_120)");
+  // Every lowering target has a row of facts.
+  for (const std::string &name : loweringTargets()) {
+    SmTarget t;
+    ASSERT_TRUE(parseSmTarget(name, t)) << name;
+    EXPECT_NE(findChipFacts(t), nullptr) << name;
+  }
+  struct Expected {
+    const char *chip;
+    bool hopperOrNewer, wgmma;
+    const char *features;
+  };
+  for (Expected e : {Expected{"sm_90a", true, true, "+ptx81"},
+                     Expected{"sm_90", true, false, "+ptx81"},
+                     Expected{"sm_100", true, false, ""},
+                     Expected{"sm_89", false, false, ""}}) {
+    SmTarget t;
+    ASSERT_TRUE(parseSmTarget(e.chip, t));
+    EXPECT_EQ(isHopperOrNewer(t), e.hopperOrNewer) << e.chip;
+    EXPECT_EQ(hasWgmma(t), e.wgmma) << e.chip;
+    EXPECT_EQ(ptxFeatures(t), e.features) << e.chip;
+  }
+}
+
 TEST(Target, ScanPtxErrors) {
   PtxInfo info;
   std::string error;

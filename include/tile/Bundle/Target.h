@@ -1,9 +1,11 @@
 //===- Target.h - GPU targets, their launch limits, PTX checks --*- C++ -*-===//
 //
-// `sm_XY[a|f]` targets and which devices run their code; the launch limits
-// of a compute capability (grid, block, shared memory, registers), used by
-// dry runs where no device answers; what a PTX file declares (.target,
-// .entry and its parameters) and what ptxas logs report. Plain C++17.
+// `sm_XY[a|f]` targets and which devices run their code; the one table of
+// chip facts (shared memory, threads, blocks and registers of a compute
+// capability; the targets the GPU lowering compiles for and what each has),
+// which the compiler's passes and pipelines and the launchers' dry runs
+// read; what a PTX file declares (.target, .entry and its parameters) and
+// what ptxas logs report. Plain C++17.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,42 @@ bool ptxTargetRunsOn(const SmTarget &target, int major, int minor,
                      std::string &why);
 /// Whether a cubin for `target` runs on major.minor.
 bool cubinTargetRunsOn(const SmTarget &target, int major, int minor);
+
+/// What one compute capability offers (CUDA C Programming Guide, "Technical
+/// Specifications per Compute Capability"): a row of the one table of chip
+/// facts.
+struct ChipFacts {
+  int major = 0;
+  int minor = 0;
+  int64_t maxThreadsPerBlock = 0;
+  int64_t maxSharedPerBlock = 0; ///< opt-in dynamic shared memory, bytes
+  int64_t sharedPerSM = 0;       ///< bytes
+  int64_t maxThreadsPerSM = 0;
+  int64_t maxBlocksPerSM = 0;
+  int64_t registersPerSM = 0; ///< 32-bit registers
+};
+/// The facts of `target`'s compute capability, or of the newest one listed
+/// below it (sm_103 has sm_100's); nullptr below 7.0.
+const ChipFacts *findChipFacts(const SmTarget &target);
+
+/// The targets the GPU lowering compiles for ("sm_80", ..., "sm_120"): each
+/// has mma.sync and cp.async (sm_80 or newer) and assembles with ptxas; among
+/// the architecture-specific targets only sm_90a (wgmma, setmaxnreg).
+const std::vector<std::string> &loweringTargets();
+/// Why the GPU lowering does not compile for `chip`, or "" when it does.
+std::string unsupportedLoweringTargetReason(const std::string &chip);
+/// sm_90 and newer: mbarrier waits, TMA, async-proxy fences, f32 vector
+/// reductions.
+bool isHopperOrNewer(const SmTarget &target);
+/// wgmma and setmaxnreg: sm_90a only.
+bool hasWgmma(const SmTarget &target);
+/// The PTX ISA features the NVPTX back end needs for `target`: "+ptx81" on
+/// sm_90 and sm_90a (PTX 8.0 for wgmma and setmaxnreg, 8.1 for
+/// red.global.add.v4.f32), else "".
+std::string ptxFeatures(const SmTarget &target);
+/// The most opt-in shared memory per block of any lowering target: no
+/// shared buffer is larger.
+int64_t maxSharedPerBlockOfLoweringTargets();
 
 /// What a launch may use.
 struct LaunchLimits {

@@ -313,12 +313,6 @@ LogicalResult buildSourceToPTXPipeline(OpPassManager &pm,
 // Targets and registration
 //===----------------------------------------------------------------------===//
 
-/// Shared memory per block the chip offers (bytes).
-int64_t getMaxSharedMemoryPerBlock(StringRef chip);
-
-/// PTX ISA features a chip needs (+ptx81 for sm_90 and sm_90a).
-std::string getPTXFeatures(StringRef chip);
-
 /// Makes the NVPTX back end use 32-bit shared-memory pointers
 /// (`--nvptx-short-ptr`): half the registers for the many shared addresses
 /// of an mma loop. Process-wide; tools call it once at start.

@@ -3,7 +3,7 @@
 // warp-specialized kernel's consumers the barriers are the consumers' (id
 // 1, their thread count) and thread 0 is the first consumer thread.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-allocate-shared -convert-tile-to-nvvm | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-allocate-shared -convert-tile-to-nvvm | FileCheck %s
 
 // CHECK-LABEL: gpu.func @scalar_atomic_block
 // CHECK: nvvm.barrier0

@@ -2,6 +2,8 @@
 
 #include "tile/Dialect/TileGPU/IR/Layouts.h"
 
+#include "tile/Bundle/Target.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -273,7 +275,8 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
   // pad must not wrap to a small (accepted) one.
   bool padOverflows =
       llvm::AddOverflow(padDim, int64_t(shared.getPad()), padDim);
-  int64_t limitBits = kMaxSharedBytes * 8;
+  int64_t maxBytes = tilebundle::maxSharedPerBlockOfLoweringTargets();
+  int64_t limitBits = maxBytes * 8;
   int64_t totalBits = bits;
   for (int64_t d : padded) {
     if (padOverflows || d > limitBits / totalBits) {
@@ -281,7 +284,7 @@ SharedBufferType::verify(function_ref<InFlightDiagnostic()> emitError,
       for (int64_t size : shape)
         dims += (dims.empty() ? "" : "x") + std::to_string(size);
       return emitError() << "a shared buffer of " << dims << " " << elementType
-                         << " is larger than the " << kMaxSharedBytes
+                         << " is larger than the " << maxBytes
                          << " bytes of shared memory any chip has";
     }
     totalBits *= d;

@@ -41,6 +41,10 @@ struct TileGPUAllocateSharedPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    FailureOr<TargetChip> target = TargetChip::lookup(func);
+    if (failed(target))
+      return signalPassFailure();
+    int64_t maxSharedBytes = target->getMaxSharedPerBlock();
     Builder b(func.getContext());
     int64_t offset = 0;
     func.walk([&](AllocOp alloc) {
@@ -70,10 +74,9 @@ struct TileGPUAllocateSharedPass
       place(op, bytes);
     if (offset > maxSharedBytes) {
       func.emitError() << "the kernel needs " << offset
-                       << " bytes of shared memory; "
-                       << static_cast<int>(maxSharedBytes)
-                       << " are available per block (smaller tiles or fewer "
-                          "pipeline stages)";
+                       << " bytes of shared memory; " << maxSharedBytes
+                       << " are available per block on " << target->getName()
+                       << " (smaller tiles or fewer pipeline stages)";
       return signalPassFailure();
     }
     func->setAttr("tilegpu.shared_bytes", b.getI64IntegerAttr(offset));

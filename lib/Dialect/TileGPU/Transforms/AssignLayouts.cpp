@@ -88,38 +88,6 @@ std::string mlir::tilegpu::getMmaVersionError(int64_t version) {
          std::to_string(version);
 }
 
-bool mlir::tilegpu::isHopperOrNewer(StringRef chip) {
-  unsigned version = 0;
-  return chip.consume_front("sm_") && !chip.consumeInteger(10, version) &&
-         version >= 90;
-}
-
-std::string mlir::tilegpu::getUnsupportedChipReason(StringRef chip) {
-  // Each of these compiles and assembles (ptxas) with the current lowering.
-  static constexpr llvm::StringLiteral kChips[] = {"sm_80",  "sm_86", "sm_87",
-                                                   "sm_89",  "sm_90", "sm_90a",
-                                                   "sm_100", "sm_120"};
-  if (llvm::is_contained(kChips, chip))
-    return "";
-  std::string reason;
-  llvm::raw_string_ostream os(reason);
-  os << "unsupported target chip '" << chip
-     << "' (the GPU lowering needs mma.sync and cp.async, sm_80 or newer; "
-        "supported: ";
-  llvm::interleaveComma(kChips, os);
-  os << ")";
-  return reason;
-}
-
-LogicalResult
-mlir::tilegpu::verifyTargetChip(StringRef chip,
-                                function_ref<InFlightDiagnostic()> emitError) {
-  std::string reason = getUnsupportedChipReason(chip);
-  if (reason.empty())
-    return success();
-  return emitError() << reason;
-}
-
 namespace {
 
 bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
@@ -681,11 +649,13 @@ struct TileGPUAssignLayoutsPass
     func::FuncOp func = getOperation();
     if (!func->hasAttr(tile::TileDialect::getKernelAttrName()))
       return;
-    if (failed(verifyTargetChip(chip, [&] { return func.emitError(); })))
+    FailureOr<TargetChip> target = TargetChip::lookup(func);
+    if (failed(target))
       return signalPassFailure();
     int warps = numWarps > 0 ? numWarps
-                             : static_cast<int>(getLaunchHint(
-                                   func, "num_warps", chip, /*default=*/4));
+                             : static_cast<int>(getLaunchHint(func, "num_warps",
+                                                              target->getName(),
+                                                              /*default=*/4));
     // A per-architecture num_warps hint is a preference for the kernel's
     // usual tiles: where an mma of the tiles bound here cannot be split
     // over that many warps (both instructions give each warp whole 16-row
@@ -727,8 +697,9 @@ struct TileGPUAssignLayoutsPass
     // The occupancy hint for this chip (per-architecture hints first) goes
     // with the kernel to the conversion, which emits it as .minnctapersm.
     func->setAttr("tilegpu.occupancy",
-                  IntegerAttr::get(IntegerType::get(func.getContext(), 32),
-                                   getLaunchHint(func, "occupancy", chip, 1)));
+                  IntegerAttr::get(
+                      IntegerType::get(func.getContext(), 32),
+                      getLaunchHint(func, "occupancy", target->getName(), 1)));
     if (std::string error = getMmaVersionError(mmaVersion); !error.empty()) {
       func.emitError() << error;
       return signalPassFailure();
@@ -736,10 +707,10 @@ struct TileGPUAssignLayoutsPass
     // wgmma where the chip has it (sm_90a) and every mma fits; mma.sync
     // otherwise. An explicit version 3 reports the mma that does not fit.
     unsigned version = mmaVersion == 2 ? 2 : 3;
-    if (version == 3 && chip != "sm_90a") {
+    if (version == 3 && !target->hasWgmma()) {
       if (mmaVersion == 3) {
         func.emitError() << "mma-version=3 (wgmma) needs chip sm_90a, got '"
-                         << chip << "'";
+                         << target->getName() << "'";
         return signalPassFailure();
       }
       version = 2;
@@ -761,9 +732,9 @@ struct TileGPUAssignLayoutsPass
     }
     // Off unless asked for (the option, or the kernel's hint): the
     // conversion needs shared memory for the whole tile.
-    FailureOr<SwitchGate> coalesce =
-        SwitchGate::resolve(func, coalesceStores, "coalesce_stores", chip,
-                            "coalesce stores", [&] { signalPassFailure(); });
+    FailureOr<SwitchGate> coalesce = SwitchGate::resolve(
+        func, coalesceStores, "coalesce_stores", target->getName(),
+        "coalesce stores", [&] { signalPassFailure(); });
     if (failed(coalesce))
       return signalPassFailure();
     if (failed(LayoutAssigner(func, warps, sharedLayout == "padded", version,
@@ -771,7 +742,7 @@ struct TileGPUAssignLayoutsPass
                    .run()))
       return signalPassFailure();
     // sm_90 and newer add f32 vectors in one reduction (red.v2/v4.f32).
-    if (isHopperOrNewer(chip))
+    if (target->isHopperOrNewer())
       func.walk([](AtomicOp atomic) {
         if (atomic.getKind() == tile::AtomicKind::add &&
             atomic.getValue().getType().getElementType().isF32() &&

@@ -29,20 +29,6 @@ namespace tilegpu {
 using namespace mlir;
 using namespace mlir::tilegpu;
 
-ChipLimits mlir::tilegpu::getChipLimits(StringRef chip) {
-  // CUDA C Programming Guide, "Technical Specifications per Compute
-  // Capability"; shared memory as in getMaxSharedMemoryPerBlock.
-  ChipLimits limits;
-  if (chip == "sm_86" || chip == "sm_89" || chip == "sm_120") {
-    limits.maxThreadsPerSM = 1536;
-    limits.maxBlocksPerSM = chip == "sm_86" ? 16 : chip == "sm_89" ? 24 : 32;
-    limits.sharedBytesPerSM = chip == "sm_120" ? 131072 : 102400;
-  } else if (chip.starts_with("sm_90") || chip.starts_with("sm_100")) {
-    limits.sharedBytesPerSM = 233472;
-  }
-  return limits;
-}
-
 namespace {
 
 /// 32-bit registers per thread of a value: float tiles with a register
@@ -128,9 +114,10 @@ struct TileGPUCheckResourcesPass
     auto warpsAttr = func->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
     if (!warpsAttr)
       return;
-    if (failed(checkInstructions(func)) ||
+    FailureOr<TargetChip> target = TargetChip::lookup(func);
+    if (failed(target) || failed(checkInstructions(func, *target)) ||
         failed(checkRegisters(func, warpsAttr.getInt())) ||
-        failed(checkLaunch(func, warpsAttr.getInt())))
+        failed(checkLaunch(func, warpsAttr.getInt(), *target)))
       signalPassFailure();
   }
 
@@ -152,17 +139,15 @@ struct TileGPUCheckResourcesPass
     return "";
   }
 
-  LogicalResult checkInstructions(func::FuncOp func) {
-    StringRef target = chip;
-    bool hopper = isHopperOrNewer(target);
+  LogicalResult checkInstructions(func::FuncOp func, const TargetChip &target) {
     WalkResult result = func.walk([&](Operation *op) {
       StringRef needed = neededChip(op);
-      if (needed.empty() || (needed == "sm_90" && hopper) ||
-          (needed == "sm_90a" && target == "sm_90a"))
+      if (needed.empty() || (needed == "sm_90" && target.isHopperOrNewer()) ||
+          (needed == "sm_90a" && target.hasWgmma()))
         return WalkResult::advance();
       op->emitError() << "'" << op->getName() << "' needs chip "
                       << (needed == "sm_90" ? "sm_90 or newer" : "sm_90a")
-                      << ", got '" << target << "'";
+                      << ", got '" << target.getName() << "'";
       return WalkResult::interrupt();
     });
     return failure(result.wasInterrupted());
@@ -194,8 +179,10 @@ struct TileGPUCheckResourcesPass
     return failure();
   }
 
-  LogicalResult checkLaunch(func::FuncOp func, int64_t warps) {
-    ChipLimits limits = getChipLimits(chip);
+  LogicalResult checkLaunch(func::FuncOp func, int64_t warps,
+                            const TargetChip &target) {
+    const tilebundle::ChipFacts &limits = target.getFacts();
+    StringRef chip = target.getName();
     int64_t threads = warps * kWarpSize;
     auto occupancyAttr = func->getAttrOfType<IntegerAttr>("tilegpu.occupancy");
     int64_t occupancy = occupancyAttr ? occupancyAttr.getInt() : 1;
@@ -216,11 +203,11 @@ struct TileGPUCheckResourcesPass
              << " threads per SM; " << chip << " runs at most "
              << limits.maxThreadsPerSM << " (lower the occupancy hint or "
              << "use fewer warps)";
-    if (occupancy * shared > limits.sharedBytesPerSM)
+    if (occupancy * shared > limits.sharedPerSM)
       return func.emitError()
              << "occupancy " << occupancy << " with " << shared
              << " bytes of shared memory a block needs " << occupancy * shared
-             << " bytes per SM; " << chip << " has " << limits.sharedBytesPerSM
+             << " bytes per SM; " << chip << " has " << limits.sharedPerSM
              << " (lower the occupancy hint, or use smaller tiles or fewer "
                 "pipeline stages)";
     return success();

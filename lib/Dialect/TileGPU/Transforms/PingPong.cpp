@@ -127,9 +127,12 @@ struct TileGPUPingPongPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    FailureOr<TargetChip> target = TargetChip::lookup(func);
+    if (failed(target))
+      return signalPassFailure();
     FailureOr<SwitchGate> gate =
-        SwitchGate::resolve(func, mode, "ping_pong", chip, "ping-pong",
-                            [&] { signalPassFailure(); });
+        SwitchGate::resolve(func, mode, "ping_pong", target->getName(),
+                            "ping-pong", [&] { signalPassFailure(); });
     if (failed(gate))
       return signalPassFailure();
     if (gate->isOff())

@@ -144,14 +144,19 @@ struct TileGPUTmaPass : public tilegpu::impl::TileGPUTmaBase<TileGPUTmaPass> {
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    FailureOr<SwitchGate> gate = SwitchGate::resolve(
-        func, mode, "tma", chip, "use TMA", [&] { signalPassFailure(); });
+    FailureOr<TargetChip> target = TargetChip::lookup(func);
+    if (failed(target))
+      return signalPassFailure();
+    FailureOr<SwitchGate> gate =
+        SwitchGate::resolve(func, mode, "tma", target->getName(), "use TMA",
+                            [&] { signalPassFailure(); });
     if (failed(gate))
       return signalPassFailure();
     if (gate->isOff())
       return;
-    if (!isHopperOrNewer(chip))
-      return gate->skip("TMA needs sm_90 or newer, got '" + chip + "'");
+    if (!target->isHopperOrNewer())
+      return gate->skip("TMA needs sm_90 or newer, got '" + target->getName() +
+                        "'");
     WarpSpecializeOp ws;
     func.walk([&](WarpSpecializeOp op) { ws = op; });
     if (!ws)

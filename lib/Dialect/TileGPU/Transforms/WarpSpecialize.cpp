@@ -308,8 +308,11 @@ struct TileGPUWarpSpecializePass
       func.emitError() << error;
       return signalPassFailure();
     }
+    FailureOr<TargetChip> target = TargetChip::lookup(func);
+    if (failed(target))
+      return signalPassFailure();
     FailureOr<SwitchGate> gate =
-        SwitchGate::resolve(func, mode, "warp_specialize", chip,
+        SwitchGate::resolve(func, mode, "warp_specialize", target->getName(),
                             "warp-specialize", [&] { signalPassFailure(); });
     if (failed(gate))
       return signalPassFailure();
@@ -320,8 +323,9 @@ struct TileGPUWarpSpecializePass
       return gate->skip("the kernel is already warp-specialized");
     auto warps = func->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
     auto version = func->getAttrOfType<IntegerAttr>("tilegpu.mma_version");
-    if (chip != "sm_90a")
-      return gate->skip("setmaxnreg needs chip sm_90a, got '" + chip + "'");
+    if (!target->hasWgmma())
+      return gate->skip("setmaxnreg needs chip sm_90a, got '" +
+                        target->getName() + "'");
     if (!warps || !version || version.getInt() != 3)
       return gate->skip("the kernel does not use wgmma");
     int32_t consumerWarps = static_cast<int32_t>(warps.getInt());

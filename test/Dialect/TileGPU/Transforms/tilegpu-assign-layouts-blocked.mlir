@@ -4,8 +4,8 @@
 // broadcasts, reshapes, permutes and selects, 1-d tiles, and the
 // conversions inserted where two layouts meet.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts=num-warps=8 | FileCheck %s --check-prefix=WARPS8
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts=num-warps=8 | FileCheck %s --check-prefix=WARPS8
 
 // Elementwise only: a [64, 64] f16 tile from a row-major view gets 8 f16
 // (16 bytes) per thread along dim 1, 8 lanes per row, 4 rows per warp,

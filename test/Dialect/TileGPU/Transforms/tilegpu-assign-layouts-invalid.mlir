@@ -1,13 +1,13 @@
 // tilegpu-assign-layouts errors, each located at the op (or kernel) at fault.
 //
-// RUN: tile-opt %s -split-input-file -allow-unregistered-dialect -tilegpu-assign-layouts -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -allow-unregistered-dialect -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts -verify-diagnostics
 // Bad options are reported at the kernel (hints in the IR are checked by the
 // tile dialect's verifier).
-// RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts=shared-layout=banked 2>&1 | FileCheck %s --check-prefix=SHARED
-// RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts=num-warps=3 2>&1 | FileCheck %s --check-prefix=WARPS
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts=shared-layout=banked 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts=num-warps=3 2>&1 | FileCheck %s --check-prefix=WARPS
 // 12 and 20 count the producer warpgroup that warp specialization adds.
-// RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts=num-warps=12 2>&1 | FileCheck %s --check-prefix=WARPS12
-// RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts=num-warps=20 2>&1 | FileCheck %s --check-prefix=WARPS20
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts=num-warps=12 2>&1 | FileCheck %s --check-prefix=WARPS12
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts=num-warps=20 2>&1 | FileCheck %s --check-prefix=WARPS20
 
 // SHARED: tilegpu-assign-layouts-invalid.mlir:[[# @LINE + 4]]:1: error: shared-layout must be padded or swizzled, got 'banked'
 // WARPS: tilegpu-assign-layouts-invalid.mlir:[[# @LINE + 3]]:1: error: num_warps must be a power of two in [1, 32], got 3{{$}}

@@ -5,8 +5,8 @@
 // and stored (cp.async moves 4 bytes at least), and a bias row of the
 // accumulator takes the accumulator's slice.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts=chip=sm_90a | FileCheck %s --check-prefix=WGMMA
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-assign-layouts | FileCheck %s --check-prefix=WGMMA
 
 // B = load * scale, rounded to f16, inside the K loop: computed in the
 // load's blocked layout, then stored (barrier first: the previous

@@ -5,7 +5,7 @@
 // and warps: a dimension of 40 (8 per thread, then 5 left) gets one lane,
 // and the other 31 lanes of the warp and the other warps hold copies.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts -verify-diagnostics -o /dev/null
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts -verify-diagnostics -o /dev/null
 
 // A [32, 40] f16 tile in 4 warps: 8 elements a thread along dim 1 (5 left,
 // whose power-of-two part is 1), 32 lanes on the rows, and the 4 warps on

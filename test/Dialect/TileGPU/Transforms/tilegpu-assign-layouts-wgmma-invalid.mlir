@@ -1,6 +1,6 @@
 // tilegpu-assign-layouts on sm_90a: operands wgmma cannot read.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts=chip=sm_90a -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-assign-layouts -verify-diagnostics
 
 // wgmma reads a computed A that is not in the accumulator
 // layout from shared memory, in whole 128B-swizzle atoms: K = 32 is not.

@@ -3,12 +3,12 @@
 // wgmma descriptors read; mma.sync otherwise (automatically) or an error at
 // the mma that does not fit (mma-version=3).
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts=chip=sm_90a | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts='chip=sm_90a mma-version=2' | FileCheck %s --check-prefix=SYNC
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts=chip=sm_90 | FileCheck %s --check-prefix=SYNC
-// RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts='chip=sm_90a mma-version=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRICT
-// RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts='chip=sm_89 mma-version=3' 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts='chip=sm_90a mma-version=1' 2>&1 | FileCheck %s --check-prefix=VERSION
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-assign-layouts | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-assign-layouts='mma-version=2' | FileCheck %s --check-prefix=SYNC
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90 -tilegpu-assign-layouts | FileCheck %s --check-prefix=SYNC
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-assign-layouts='mma-version=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRICT
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_89 -tilegpu-assign-layouts='mma-version=3' 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-assign-layouts='mma-version=1' 2>&1 | FileCheck %s --check-prefix=VERSION
 
 // Attention in miniature with wgmma-sized tiles: 128 query rows on 8 warps
 // (two warpgroups), 64 keys, head dim 64 (one 128-byte piece per row). Q

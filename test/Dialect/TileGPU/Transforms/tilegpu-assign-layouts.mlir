@@ -4,12 +4,12 @@
 // warp count from the option or the kernel's (per-architecture) hints.
 // Errors are in tilegpu-assign-layouts-invalid.mlir.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts=shared-layout=swizzled | FileCheck %s --check-prefix=SWIZZLED
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts=chip=sm_90a | FileCheck %s --check-prefix=SM90A
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts=chip=sm_90 | FileCheck %s --check-prefix=SM90
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts=chip=sm_89 | FileCheck %s --check-prefix=SM89
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts='chip=sm_90a num-warps=2' | FileCheck %s --check-prefix=OPTION
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts=shared-layout=swizzled | FileCheck %s --check-prefix=SWIZZLED
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-assign-layouts | FileCheck %s --check-prefix=SM90A
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90 -tilegpu-assign-layouts | FileCheck %s --check-prefix=SM90
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_89 -tilegpu-assign-layouts | FileCheck %s --check-prefix=SM89
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-assign-layouts='num-warps=2' | FileCheck %s --check-prefix=OPTION
 
 // Attention in miniature (64 query rows, 16 keys, head dim 16). Every tile
 // gets a layout: #mma for the [64, 16] tiles and for the [64, 1] row

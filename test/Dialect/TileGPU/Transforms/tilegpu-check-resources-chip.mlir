@@ -4,9 +4,9 @@
 // spliced into a kernel built for sm_80). wgmma and setmaxnreg need sm_90a
 // itself; TMA, mbarrier waits and async-proxy fences sm_90 or newer.
 //
-// RUN: tile-opt %s -split-input-file -verify-diagnostics -tilegpu-check-resources="chip=sm_80"
-// RUN: tile-opt %s -split-input-file -tilegpu-check-resources="chip=sm_90a" | FileCheck %s
-// RUN: not tile-opt %s -split-input-file -tilegpu-check-resources="chip=sm_90" 2>&1 | FileCheck %s --check-prefix=SM90
+// RUN: tile-opt %s -split-input-file -verify-diagnostics -tilegpu-set-target=target=sm_80 -tilegpu-check-resources
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-check-resources | FileCheck %s
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90 -tilegpu-check-resources 2>&1 | FileCheck %s --check-prefix=SM90
 
 // CHECK-LABEL: func.func @fence
 // CHECK: tilegpu.fence_async_shared

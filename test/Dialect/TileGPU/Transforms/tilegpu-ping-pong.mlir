@@ -5,10 +5,10 @@
 // barrier before the loops and syncs on it once after them (the last
 // warpgroup's last arrival). Each barrier counts 256 threads.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-ping-pong="chip=sm_90a" | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tilegpu-ping-pong="chip=sm_90a mode=off" | FileCheck %s --check-prefix=OFF
-// RUN: not tile-opt %s -split-input-file -tilegpu-ping-pong="chip=sm_90a mode=on" 2>&1 | FileCheck %s --check-prefix=ERR
-// RUN: not tile-opt %s -split-input-file -tilegpu-ping-pong="mode=maybe" 2>&1 | FileCheck %s --check-prefix=ERRMODE
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-ping-pong | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-ping-pong="mode=off" | FileCheck %s --check-prefix=OFF
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-ping-pong="mode=on" 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-ping-pong="mode=maybe" 2>&1 | FileCheck %s --check-prefix=ERRMODE
 
 // OFF-NOT: tilegpu.named_barrier 2
 // ERRMODE: error: mode must be auto, on or off, got 'maybe'

@@ -1,6 +1,6 @@
 // tilegpu-pipeline errors, located at the loop at fault.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -verify-diagnostics
 
 // A loop that copies into a staged buffer it never reads: no stage to release.
 #mma = #tilegpu.mma<version = 3, warps = [4, 1]>

@@ -4,11 +4,11 @@
 // sync=auto keeps the block-wide barriers, and sync=mbarrier is refused
 // (mbarrier.try_wait needs sm_90).
 //
-// RUN: tile-opt %s -tilegpu-pipeline="sync=mbarrier chip=sm_90a" | FileCheck %s
-// RUN: tile-opt %s -tilegpu-pipeline="chip=sm_90a" | FileCheck %s
-// RUN: tile-opt %s -tilegpu-pipeline="chip=sm_80" | FileCheck %s --check-prefix=SM80
-// RUN: not tile-opt %s -tilegpu-pipeline="sync=mbarrier chip=sm_80" 2>&1 | FileCheck %s --check-prefix=ERR80
-// RUN: not tile-opt %s -tilegpu-pipeline="sync=fast" 2>&1 | FileCheck %s --check-prefix=ERRSYNC
+// RUN: tile-opt %s -tilegpu-set-target=target=sm_90a -tilegpu-pipeline="sync=mbarrier" | FileCheck %s
+// RUN: tile-opt %s -tilegpu-set-target=target=sm_90a -tilegpu-pipeline | FileCheck %s
+// RUN: tile-opt %s -tilegpu-set-target=target=sm_80 -tilegpu-pipeline | FileCheck %s --check-prefix=SM80
+// RUN: not tile-opt %s -tilegpu-set-target=target=sm_80 -tilegpu-pipeline="sync=mbarrier" 2>&1 | FileCheck %s --check-prefix=ERR80
+// RUN: not tile-opt %s -tilegpu-set-target=target=sm_80 -tilegpu-pipeline="sync=fast" 2>&1 | FileCheck %s --check-prefix=ERRSYNC
 
 // ERR80: error: sync=mbarrier needs sm_90 or newer (mbarrier.try_wait), got chip 'sm_80'
 // ERRSYNC: error: sync must be auto, barrier or mbarrier, got 'fast'

@@ -5,7 +5,7 @@
 // released after the loops. The barrier between the two patterns is the
 // first one's (it was erased twice: a crash).
 //
-// RUN: tile-opt %s -tilegpu-pipeline="chip=sm_90a" -canonicalize | FileCheck %s
+// RUN: tile-opt %s -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @nested
 // CHECK: %[[CR:.*]] = tilegpu.alloc : <1x64x64xf16

@@ -9,10 +9,9 @@
 // the wait that completes their last mma). A loop under two levels of
 // loops keeps block-wide barriers.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a max-shared-bytes=24576" | FileCheck %s --check-prefix=ONE
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a" -canonicalize | FileCheck %s --check-prefix=WS
-// RUN: not tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a mode=on producer-regs=136" 2>&1 | FileCheck %s --check-prefix=ERRREGS
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -tilegpu-warp-specialize -canonicalize | FileCheck %s --check-prefix=WS
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -tilegpu-warp-specialize="mode=on producer-regs=136" 2>&1 | FileCheck %s --check-prefix=ERRREGS
 
 // Warp-specialized: the producer walks the same tiles (the outer loop with
 // only the slot numbering as state) and runs ahead; at occupancy 2 a thread has 128 registers
@@ -205,24 +204,6 @@ func.func @ragged(%A: !tile.view<?x?xf16>, %O: !tile.view<?x?xf32>,
 // CHECK-NEXT: tilegpu.mbarrier_arrive %[[QE]][%[[QST]]]
 // CHECK: tilegpu.store %[[DONE]]
 // CHECK-NEXT: scf.yield %[[END]] : i32
-// Short of shared memory for a second Q stage: a one-stage ring, the copy
-// of tile t issued at the top of tile t, after tile t - 1's release.
-// ONE-LABEL: func.func @split
-// ONE: %[[AR:.*]] = tilegpu.alloc : <2x64x64xf16
-// ONE: %[[QR:.*]] = tilegpu.alloc : <1x64x64xf16
-// ONE: %[[QF:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "full"} : <1>
-// ONE: %[[QE:.*]] = tilegpu.mbarrier_alloc {tilegpu.role = "empty"} : <1>
-// ONE: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[BASE:.*]] = %c0{{.*}}) -> (i32)
-// ONE: tilegpu.mbarrier_wait %[[QE]]
-// ONE: %[[QS:.*]] = tilegpu.subview %[[QR]]
-// ONE: tilegpu.async_copy %{{.*}} dims [0, 1] into %[[QS]]
-// ONE: tilegpu.mbarrier_arrive_copies %[[QF]]
-// ONE: tilegpu.mbarrier_wait %[[QF]]
-// ONE: scf.for
-// ONE: scf.for
-// ONE-NOT: tilegpu.async_copy %arg1
-// ONE: tilegpu.mma_wait %{{.*}} {pending = 0 : i32}
-// ONE-NEXT: tilegpu.mbarrier_arrive %[[QE]]
 // WS-LABEL: func.func @split
 // WS: tilegpu.warp_specialize producer(warps = 4, regs = 40) {
 // WS: scf.for %{{.*}} iter_args(%[[PBASE:.*]] = %{{.*}}) -> (i32) : i32 {

@@ -7,8 +7,8 @@
 // its own. So the producer warpgroup issues them all, ahead of the
 // consumers, and no block-wide barrier is left.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -canonicalize | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a" -canonicalize | FileCheck %s --check-prefix=WS
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -canonicalize | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -tilegpu-warp-specialize -canonicalize | FileCheck %s --check-prefix=WS
 
 // CHECK-LABEL: func.func @peeled
 // CHECK-SAME: %[[N:arg4]]: i32)

@@ -2,11 +2,9 @@
 // commit, wait 0, barrier) keep S - 1 iterations of copies in flight in rings
 // of S shared-memory stages.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline=stages=2 | FileCheck %s --check-prefix=STAGES2
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline=max-shared-bytes=50000 | FileCheck %s --check-prefix=BUDGET
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline=max-shared-bytes=30000 | FileCheck %s --check-prefix=TIGHT
-// RUN: not tile-opt %s -split-input-file -tilegpu-pipeline=stages=9 2>&1 | FileCheck %s --check-prefix=ERROR
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-pipeline | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-pipeline=stages=2 | FileCheck %s --check-prefix=STAGES2
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-pipeline=stages=9 2>&1 | FileCheck %s --check-prefix=ERROR
 
 // ERROR: error: stages must be in [0, 8]
 
@@ -83,32 +81,16 @@
 // CHECK-NEXT: tilegpu.mma %[[P]], %[[VCUR]], %{{.*}}
 // CHECK-NOT: tilegpu.async_wait
 // CHECK: return
-// Two stages, from the option or because three do not fit in 50000 bytes:
-// the wait leaves (2 - 1) * 2 - 1 = 1 group pending.
+// Two stages from the option (or because three do not fit in 50000 bytes:
+// tilegpu-pipeline-budget.mlir): the wait leaves (2 - 1) * 2 - 1 = 1 group pending.
 // STAGES2-LABEL: func.func @attention
 // STAGES2: tilegpu.alloc : <2x64x64xf16
 // STAGES2: tilegpu.alloc : <2x64x64xf16
 // STAGES2-COUNT-2: tilegpu.async_wait 1
 // STAGES2-NOT: tilegpu.async_wait
 // STAGES2: return
-// BUDGET-LABEL: func.func @attention
-// BUDGET: tilegpu.alloc : <2x64x64xf16
-// BUDGET: tilegpu.alloc : <2x64x64xf16
-// BUDGET-COUNT-2: tilegpu.async_wait 1
-// BUDGET-NOT: tilegpu.async_wait
-// BUDGET: return
 // Not even two stages fit in 30000 bytes: the loop stays as it was, and so
 // does Q's wait.
-// TIGHT-LABEL: func.func @attention
-// TIGHT-NOT: tilegpu.subview
-// TIGHT: tilegpu.async_copy %{{.*}} into %{{.*}} :
-// TIGHT-NEXT: tilegpu.async_commit
-// TIGHT-NEXT: tilegpu.async_wait 0
-// TIGHT-NEXT: tilegpu.barrier
-// TIGHT: scf.for
-// TIGHT-COUNT-2: tilegpu.async_wait 0
-// TIGHT-NOT: tilegpu.subview
-// TIGHT: return
 func.func @attention(%Q: !tile.view<?x?xf16>, %K: !tile.view<?x?xf16>,
                      %V: !tile.view<?x?xf16>, %n: i32) -> tensor<64x64xf32, #mma> {
   %qb = tilegpu.alloc : !tilegpu.smem<64x64xf16, #pad>
@@ -190,13 +172,6 @@ func.func @attention(%Q: !tile.view<?x?xf16>, %K: !tile.view<?x?xf16>,
 // STAGES2-COUNT-1: tilegpu.alloc : <2x64x64xf16
 // STAGES2-NOT: tilegpu.alloc
 // STAGES2: scf.for
-// BUDGET-LABEL: func.func @split_loop
-// BUDGET-COUNT-1: tilegpu.alloc : <2x64x64xf16
-// TIGHT-LABEL: func.func @split_loop
-// TIGHT: tilegpu.alloc : <64x64xf16
-// TIGHT-NEXT: tilegpu.alloc : <2x64x64xf16
-// TIGHT-NOT: tilegpu.alloc
-// TIGHT: scf.for
 func.func @split_loop(%Q: !tile.view<?x?xf16>, %K: !tile.view<?x?xf16>, %split: i32,
                       %n: i32) -> tensor<64x64xf32, #mma> {
   %qb = tilegpu.alloc : !tilegpu.smem<64x64xf16, #pad>

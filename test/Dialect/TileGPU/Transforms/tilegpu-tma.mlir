@@ -7,10 +7,10 @@
 // dimension first; box: a 64-element piece by the tile's rows). The
 // consumers' proxy fences after the TMA barriers go.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a" -tilegpu-tma="chip=sm_90a" | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a" -tilegpu-tma="chip=sm_90a mode=off" | FileCheck %s --check-prefix=OFF
-// RUN: not tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a mode=off" -tilegpu-tma="chip=sm_90a mode=on" 2>&1 | FileCheck %s --check-prefix=ERRWS
-// RUN: not tile-opt %s -split-input-file -tilegpu-tma="chip=sm_80 mode=on" 2>&1 | FileCheck %s --check-prefix=ERRCHIP
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -tilegpu-warp-specialize -tilegpu-tma | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -tilegpu-warp-specialize -tilegpu-tma="mode=off" | FileCheck %s --check-prefix=OFF
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -tilegpu-warp-specialize="mode=off" -tilegpu-tma="mode=on" 2>&1 | FileCheck %s --check-prefix=ERRWS
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-tma="mode=on" 2>&1 | FileCheck %s --check-prefix=ERRCHIP
 
 // OFF-NOT: tilegpu.tma_copy
 // OFF-NOT: tensor_map

@@ -3,8 +3,8 @@
 // located error when forced. It used to nest a second warp_specialize in
 // the first and print an error while exiting 0.
 //
-// RUN: tile-opt %s -tilegpu-warp-specialize="chip=sm_90a" 2>&1 | FileCheck %s
-// RUN: not tile-opt %s -tilegpu-warp-specialize="chip=sm_90a mode=on" 2>&1 | FileCheck %s --check-prefix=ON
+// RUN: tile-opt %s -tilegpu-set-target=target=sm_90a -tilegpu-warp-specialize 2>&1 | FileCheck %s
+// RUN: not tile-opt %s -tilegpu-set-target=target=sm_90a -tilegpu-warp-specialize="mode=on" 2>&1 | FileCheck %s --check-prefix=ON
 
 // CHECK-NOT: error
 // CHECK-LABEL: func.func @twice

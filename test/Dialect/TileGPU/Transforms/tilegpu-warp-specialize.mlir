@@ -5,11 +5,11 @@
 // everything else. The full barriers expect the producer's 128 threads, the
 // empty ones the consumers' (here 4 warps, 128 threads).
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a" -canonicalize | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a mode=off" | FileCheck %s --check-prefix=OFF
-// RUN: not tile-opt %s -split-input-file -tilegpu-pipeline="chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90 mode=on" 2>&1 | FileCheck %s --check-prefix=ERRCHIP
-// RUN: not tile-opt %s -split-input-file -tilegpu-pipeline="sync=barrier chip=sm_90a" -tilegpu-warp-specialize="chip=sm_90a mode=on" 2>&1 | FileCheck %s --check-prefix=ERRSYNC
-// RUN: not tile-opt %s -split-input-file -tilegpu-warp-specialize="chip=sm_90a producer-regs=20" 2>&1 | FileCheck %s --check-prefix=ERRREGS
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -tilegpu-warp-specialize -canonicalize | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -tilegpu-warp-specialize="mode=off" | FileCheck %s --check-prefix=OFF
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline -tilegpu-set-target=target=sm_90 -tilegpu-warp-specialize="mode=on" 2>&1 | FileCheck %s --check-prefix=ERRCHIP
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-pipeline="sync=barrier" -tilegpu-warp-specialize="mode=on" 2>&1 | FileCheck %s --check-prefix=ERRSYNC
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-warp-specialize="producer-regs=20" 2>&1 | FileCheck %s --check-prefix=ERRREGS
 
 // OFF-NOT: tilegpu.warp_specialize
 // ERRCHIP: error: cannot warp-specialize: setmaxnreg needs chip sm_90a, got 'sm_90'

@@ -24,10 +24,6 @@ constexpr unsigned kWarpSize = 32;
 /// four times what a thread can have. Bounds the index maps' size.
 constexpr int64_t kMaxRegisterTileElements = int64_t(1) << 20;
 
-/// The most shared memory a block has on any supported chip (227 KB on
-/// sm_90 and sm_100): no shared buffer is larger.
-constexpr int64_t kMaxSharedBytes = 232448;
-
 /// One term of a thread-dependent coordinate: ((id / div) % mod) * mul,
 /// where id is the lane (0..31) or the warp index.
 struct ThreadTerm {

@@ -4,6 +4,7 @@
 #define TILE_DIALECT_TILEGPU_TRANSFORMS_PASSES_H
 
 #include "tile/Dialect/Tile/IR/KernelBundle.h"
+#include "tile/Dialect/TileGPU/IR/Target.h"
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -63,15 +64,6 @@ private:
   std::function<void()> fail;
 };
 
-/// Succeeds for the chips the GPU lowering supports (mma.sync and cp.async
-/// need sm_80 or newer; PTX features are set for sm_90a only among the
-/// architecture-specific `a` targets); otherwise reports why with
-/// `emitError`.
-LogicalResult verifyTargetChip(StringRef chip,
-                               function_ref<InFlightDiagnostic()> emitError);
-/// Why the GPU lowering does not support `chip` (verifyTargetChip's
-/// message), or "" when it does.
-std::string getUnsupportedChipReason(StringRef chip);
 /// Why a value of a lowering option is out of range (the message its pass
 /// reports), or "" when it is valid. The pipelines' options are checked with
 /// these before any pass runs, so that a pipeline that stops before the
@@ -79,18 +71,6 @@ std::string getUnsupportedChipReason(StringRef chip);
 std::string getProducerRegsError(int64_t regs);  // tilegpu-warp-specialize
 std::string getViewAlignError(int64_t align);    // tilegpu-set-view-align
 std::string getMmaVersionError(int64_t version); // tilegpu-assign-layouts
-/// True for sm_90 and newer chips (mbarrier waits, TMA, fences).
-bool isHopperOrNewer(StringRef chip);
-
-/// What one SM of a chip holds, for the checks of launch hints
-/// (tilegpu-check-resources). Defaults are sm_80's.
-struct ChipLimits {
-  int64_t maxThreadsPerBlock = 1024;
-  int64_t maxThreadsPerSM = 2048;
-  int64_t maxBlocksPerSM = 32;
-  int64_t sharedBytesPerSM = 167936;
-};
-ChipLimits getChipLimits(StringRef chip);
 
 } // namespace tilegpu
 } // namespace mlir

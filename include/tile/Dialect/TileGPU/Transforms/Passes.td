@@ -12,6 +12,32 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileGPUSetTarget : Pass<"tilegpu-set-target", "::mlir::ModuleOp"> {
+  let summary = "Record on the module the chip it is compiled for";
+  let description = [{
+    Sets `tilegpu.target` on the module to the chip it is compiled for,
+    after checking that the GPU lowering compiles for that chip. The passes
+    that depend on the chip (per-architecture launch hints, wgmma and
+    setmaxnreg, mbarriers, TMA, shared memory per block, the SM's limits)
+    read it there, and the chip's facts from the one table of
+    `tile/Bundle/Target.h`; none takes a chip option. `tile-to-ptx` runs
+    this pass first, with its `chip` option. A pass that needs the target
+    reports a located error on a module without one.
+
+    ```mlir
+    // tilegpu-set-target{target=sm_90a}
+    module attributes {tilegpu.target = "sm_90a"} {
+      func.func @kernel(...) attributes {tile.kernel = {...}} { ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"\"",
+           "The chip: sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, "
+           "sm_120">
+  ];
+}
+
 def TileGPULowerMemoryOps : Pass<"tilegpu-lower-memory-ops", "::mlir::func::FuncOp"> {
   let summary = "Turn tile loads and stores into element-offset tilegpu loads and stores";
   let description = [{
@@ -198,8 +224,6 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"
   let options = [
     Option<"numWarps", "num-warps", "int", "0",
            "Warps per block (0: the kernel's num_warps hint for the chip)">,
-    Option<"chip", "chip", "std::string", "\"sm_80\"",
-           "Target chip, selecting the kernel's per-architecture hints">,
     Option<"sharedLayout", "shared-layout", "std::string", "\"padded\"",
            "Shared tiles for mma.sync operands: padded (immediate offsets) "
            "or swizzled (XOR swizzle over whole rows)">,
@@ -303,7 +327,8 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::func::FuncOp"> {
 
     `S` comes from the loads' `latency` hints (`tilegpu.latency`, carried
     from `tile.load`): latency 1 keeps one stage, 2-3 two, 4 and more three;
-    the `stages` option overrides; the total stays within `max-shared-bytes`.
+    the `stages` option overrides; the total stays within the shared memory
+    per block of the module's target chip (`tilegpu.target`).
 
     With `sync=mbarrier` (the default on sm_90 and newer, when every
     pipelined loop is at the kernel's top level or in a top-level loop,
@@ -367,14 +392,10 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::func::FuncOp"> {
   let options = [
     Option<"stages", "stages", "int", "0",
            "Pipeline stages for every pipelined loop (0: from latency hints)">,
-    Option<"maxSharedBytes", "max-shared-bytes", "int", "232448",
-           "Shared memory per block the stages may use in total">,
     Option<"sync", "sync", "std::string", "\"auto\"",
            "Stage synchronization: barrier (cp.async groups and block-wide "
            "barriers), mbarrier (full/empty mbarriers per stage, sm_90+), "
-           "auto (mbarrier on sm_90 and newer)">,
-    Option<"chip", "chip", "std::string", "\"sm_80\"",
-           "Target chip (selects the synchronization with sync=auto)">
+           "auto (mbarrier on sm_90 and newer)">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",
@@ -426,8 +447,6 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "::mlir::func::FuncO
   let options = [
     Option<"mode", "mode", "std::string", "\"auto\"",
            "auto (when the kernel qualifies), on (or report why not), off">,
-    Option<"chip", "chip", "std::string", "\"sm_80\"",
-           "Target chip (setmaxnreg needs sm_90a)">,
     Option<"producerRegs", "producer-regs", "int", "40",
            "Registers per producer thread after setmaxnreg (24-256, a "
            "multiple of 8); the consumers get the rest, up to 240">
@@ -477,9 +496,7 @@ def TileGPUPingPong : Pass<"tilegpu-ping-pong", "::mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"mode", "mode", "std::string", "\"auto\"",
-           "auto (when the kernel qualifies), on (or report why not), off">,
-    Option<"chip", "chip", "std::string", "\"sm_80\"",
-           "Target chip (for the per-chip kernel hints)">
+           "auto (when the kernel qualifies), on (or report why not), off">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect"];
@@ -534,9 +551,7 @@ def TileGPUTma : Pass<"tilegpu-tma", "::mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"mode", "mode", "std::string", "\"auto\"",
-           "auto (when the kernel qualifies), on (or report why not), off">,
-    Option<"chip", "chip", "std::string", "\"sm_80\"",
-           "Target chip (TMA needs sm_90 or newer)">
+           "auto (when the kernel qualifies), on (or report why not), off">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",
@@ -556,17 +571,14 @@ def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::func::FuncO
     only its warp, so it gets an area of its own after that one. Records the
     total as `tilegpu.shared_bytes` on the kernel, which the bundle manifest
     reports and the runner requests at launch. Fails when the total exceeds
-    `max-shared-bytes`.
+    the shared memory per block of the module's target chip
+    (`tilegpu.target`).
 
     ```mlir
     %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = 16384 : i64}
         : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
     ```
   }];
-  let options = [
-    Option<"maxSharedBytes", "max-shared-bytes", "int", "232448",
-           "Shared memory available per block (227 KB on sm_90, 163 KB on sm_80)">
-  ];
 }
 
 def TileGPUCheckResources : Pass<"tilegpu-check-resources", "::mlir::func::FuncOp"> {
@@ -581,7 +593,8 @@ def TileGPUCheckResources : Pass<"tilegpu-check-resources", "::mlir::func::FuncO
       register). Above `max-registers` (default 1024, four times the 255 a
       thread has) the error names the op at the peak and the largest tile,
       and suggests more warps or smaller tiles;
-    - the launch hints for `chip`: threads per block; `tilegpu.occupancy`
+    - the launch hints for the module's target chip (`tilegpu.target`):
+      threads per block; `tilegpu.occupancy`
       blocks per SM against the SM's blocks, threads and shared memory.
 
     For example, with one warp:
@@ -594,8 +607,6 @@ def TileGPUCheckResources : Pass<"tilegpu-check-resources", "::mlir::func::FuncO
     ```
   }];
   let options = [
-    Option<"chip", "chip", "std::string", "\"sm_80\"",
-           "Target chip whose SM limits the launch hints must meet">,
     Option<"maxRegisters", "max-registers", "int64_t", "1024",
            "Most 32-bit registers per thread the live tiles may need">
   ];
