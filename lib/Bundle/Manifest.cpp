@@ -7,34 +7,30 @@
 
 #include "tile/Bundle/Manifest.h"
 
+#include "tile/Support/EnumNames.h"
+
 #include <nlohmann/json.hpp>
 
 namespace tilebundle {
 
 using Json = nlohmann::ordered_json;
 
+static constexpr ::tile::EnumName<Access> kAccessNames[] = {
+    {Access::None, "none"},
+    {Access::Read, "read"},
+    {Access::Write, "write"},
+    {Access::ReadWrite, "readwrite"}};
+static_assert(::tile::listsEnum(kAccessNames, Access::ReadWrite));
+
 const char *accessName(Access access) {
-  switch (access) {
-  case Access::None:
-    return "none";
-  case Access::Read:
-    return "read";
-  case Access::Write:
-    return "write";
-  case Access::ReadWrite:
-    return "readwrite";
-  }
-  return "?";
+  return ::tile::enumName(kAccessNames, access);
 }
 
 bool parseAccess(const std::string &text, Access &access) {
-  for (Access a :
-       {Access::None, Access::Read, Access::Write, Access::ReadWrite})
-    if (text == accessName(a)) {
-      access = a;
-      return true;
-    }
-  return false;
+  std::optional<Access> parsed = ::tile::parseEnumName(kAccessNames, text);
+  if (parsed)
+    access = *parsed;
+  return parsed.has_value();
 }
 
 AbiEntry AbiEntry::makeView(std::string name, DType dtype, int rank, int align,
@@ -70,16 +66,14 @@ AbiEntry AbiEntry::makeTensorMap(std::string name, std::string view,
   return e;
 }
 
+static constexpr ::tile::EnumName<AbiEntry::Kind> kAbiKindNames[] = {
+    {AbiEntry::Kind::View, "view"},
+    {AbiEntry::Kind::Scalar, "scalar"},
+    {AbiEntry::Kind::TensorMap, "tensor_map"}};
+static_assert(::tile::listsEnum(kAbiKindNames, AbiEntry::Kind::TensorMap));
+
 const char *kindName(AbiEntry::Kind kind) {
-  switch (kind) {
-  case AbiEntry::Kind::View:
-    return "view";
-  case AbiEntry::Kind::Scalar:
-    return "scalar";
-  case AbiEntry::Kind::TensorMap:
-    return "tensor_map";
-  }
-  return "?";
+  return ::tile::enumName(kAbiKindNames, kind);
 }
 
 ParamValue ParamValue::ofInt(int64_t v) {
