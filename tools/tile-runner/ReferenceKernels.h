@@ -10,13 +10,7 @@
 #ifndef TILE_RUNNER_REFERENCEKERNELS_H
 #define TILE_RUNNER_REFERENCEKERNELS_H
 
-// The same spelling as Tolerance.h's (a redefinition with the same tokens).
-#ifdef __CUDACC__
-#define TILE_HD __host__ __device__
-#else
-#define TILE_HD
-#include <cmath>
-#endif
+#include "Tolerance.h" // TILE_HD: host and device functions
 
 namespace tile {
 namespace runner {
