@@ -2,6 +2,7 @@
 
 #include "tile/Bundle/DType.h"
 
+#include "tile/Support/EnumNames.h"
 #include "tile/Support/Float16.h"
 
 #include <cmath>
@@ -9,31 +10,29 @@
 
 namespace tilebundle {
 
+using ::tile::EnumName;
+
+static constexpr EnumName<DType> kDTypeNames[] = {{DType::F16, "f16"},
+                                                  {DType::BF16, "bf16"},
+                                                  {DType::F32, "f32"},
+                                                  {DType::I32, "i32"}};
+static_assert(::tile::listsEnum(kDTypeNames, DType::I32));
+/// Other spellings parseDType takes (NumPy's and PyTorch's).
+static constexpr EnumName<DType> kDTypeAliases[] = {
+    {DType::F16, "fp16"}, {DType::F16, "float16"}, {DType::BF16, "bfloat16"},
+    {DType::F32, "fp32"}, {DType::F32, "float32"}, {DType::I32, "int32"}};
+
 const char *dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::F32:
-    return "f32";
-  case DType::I32:
-    return "i32";
-  }
-  return "?";
+  return ::tile::enumName(kDTypeNames, dtype);
 }
 
 bool parseDType(const std::string &name, DType &dtype) {
-  if (name == "f16" || name == "fp16" || name == "float16")
-    dtype = DType::F16;
-  else if (name == "bf16" || name == "bfloat16")
-    dtype = DType::BF16;
-  else if (name == "f32" || name == "fp32" || name == "float32")
-    dtype = DType::F32;
-  else if (name == "i32" || name == "int32")
-    dtype = DType::I32;
-  else
+  std::optional<DType> parsed = ::tile::parseEnumName(kDTypeNames, name);
+  if (!parsed)
+    parsed = ::tile::parseEnumName(kDTypeAliases, name);
+  if (!parsed)
     return false;
+  dtype = *parsed;
   return true;
 }
 

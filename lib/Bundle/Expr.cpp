@@ -9,6 +9,7 @@
 #include "tile/Bundle/Expr.h"
 
 #include "tile/Support/Checked.h"
+#include "tile/Support/EnumNames.h"
 
 #include <cctype>
 
@@ -87,42 +88,17 @@ std::string quoteExpr(const std::string &text, size_t max) {
          " characters)";
 }
 
+static constexpr ::tile::EnumName<ExprOp> kExprOpSpellings[] = {
+    {ExprOp::Or, "||"},  {ExprOp::And, "&&"},    {ExprOp::Eq, "=="},
+    {ExprOp::Ne, "!="},  {ExprOp::Lt, "<"},      {ExprOp::Le, "<="},
+    {ExprOp::Gt, ">"},   {ExprOp::Ge, ">="},     {ExprOp::Add, "+"},
+    {ExprOp::Sub, "-"},  {ExprOp::Mul, "*"},     {ExprOp::Div, "/"},
+    {ExprOp::Rem, "%"},  {ExprOp::CDiv, "cdiv"}, {ExprOp::Min, "min"},
+    {ExprOp::Max, "max"}};
+static_assert(::tile::listsEnum(kExprOpSpellings, ExprOp::Max));
+
 const char *spellExprOp(ExprOp op) {
-  switch (op) {
-  case ExprOp::Or:
-    return "||";
-  case ExprOp::And:
-    return "&&";
-  case ExprOp::Eq:
-    return "==";
-  case ExprOp::Ne:
-    return "!=";
-  case ExprOp::Lt:
-    return "<";
-  case ExprOp::Le:
-    return "<=";
-  case ExprOp::Gt:
-    return ">";
-  case ExprOp::Ge:
-    return ">=";
-  case ExprOp::Add:
-    return "+";
-  case ExprOp::Sub:
-    return "-";
-  case ExprOp::Mul:
-    return "*";
-  case ExprOp::Div:
-    return "/";
-  case ExprOp::Rem:
-    return "%";
-  case ExprOp::CDiv:
-    return "cdiv";
-  case ExprOp::Min:
-    return "min";
-  case ExprOp::Max:
-    return "max";
-  }
-  return "?";
+  return ::tile::enumName(kExprOpSpellings, op);
 }
 
 std::string locateExprError(const std::string &why, size_t at,

@@ -3,9 +3,9 @@
 // What Executor.h declares: element kinds of view memory, kernel arguments,
 // and `Executable::run`, which checks the arguments against the kernel and
 // runs the grid's blocks on worker threads, reporting the first failing
-// block. The executor in two phases, one file each: Compiler.cpp (tile IR ->
-// the program of Program.h) and Interpreter.cpp (running it); Numerics.h
-// holds the numerics of one element, as Executor.h states them.
+// block. The executor in two phases: Compiler.cpp (tile IR -> the program of
+// Program.h), and Interpreter.cpp with InterpreterMemory.cpp (running it);
+// Numerics.h holds the numerics of one element, as Executor.h states them.
 //
 //===----------------------------------------------------------------------===//
 

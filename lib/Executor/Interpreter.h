@@ -2,7 +2,8 @@
 //
 // Internal to the executor: the state of one worker thread (`Frame`: a slot
 // per SSA value, the block of the grid it runs) and its entry point,
-// `runBlock`, which interprets the program's instructions (Interpreter.cpp).
+// `runBlock`, which interprets the program's instructions (Interpreter.cpp,
+// InterpreterMemory.cpp).
 //
 //===----------------------------------------------------------------------===//
 

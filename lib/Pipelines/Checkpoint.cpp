@@ -6,9 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Support/EnumNames.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/ADT/StringSwitch.h"
 
 namespace mlir {
 namespace tile {
@@ -22,7 +22,7 @@ using namespace mlir::tile;
 
 namespace {
 
-struct CheckpointPass : tile::impl::TileCheckpointBase<CheckpointPass> {
+struct CheckpointPass : mlir::tile::impl::TileCheckpointBase<CheckpointPass> {
   using TileCheckpointBase::TileCheckpointBase;
 
   LogicalResult initialize(MLIRContext *context) override {
@@ -40,27 +40,19 @@ struct CheckpointPass : tile::impl::TileCheckpointBase<CheckpointPass> {
 
 } // namespace
 
+static constexpr ::tile::EnumName<Stage> kStageNames[] = {
+    {Stage::Tile, "tile"},
+    {Stage::TileGPU, "tilegpu"},
+    {Stage::NVVM, "nvvm"},
+    {Stage::PTX, "ptx"}};
+static_assert(::tile::listsEnum(kStageNames, Stage::PTX));
+
 StringRef mlir::tile::getStageName(Stage stage) {
-  switch (stage) {
-  case Stage::Tile:
-    return "tile";
-  case Stage::TileGPU:
-    return "tilegpu";
-  case Stage::NVVM:
-    return "nvvm";
-  case Stage::PTX:
-    return "ptx";
-  }
-  llvm_unreachable("unknown stage");
+  return ::tile::enumName(kStageNames, stage);
 }
 
 std::optional<Stage> mlir::tile::parseStage(StringRef name) {
-  return llvm::StringSwitch<std::optional<Stage>>(name)
-      .Case("tile", Stage::Tile)
-      .Case("tilegpu", Stage::TileGPU)
-      .Case("nvvm", Stage::NVVM)
-      .Case("ptx", Stage::PTX)
-      .Default(std::nullopt);
+  return ::tile::parseEnumName(kStageNames, name);
 }
 
 std::optional<Stage> mlir::tile::getCheckpointStage(Pass &pass) {

@@ -2,7 +2,7 @@
 
 A bundle is the folder tile-compile writes: ``manifest.json`` plus the PTX
 (and a cubin where ptxas was found). The manifest is read as the C++ library
-reads it (lib/Bundle/Manifest.cpp, the reference; the cases both must agree
+reads it (lib/Bundle/ManifestRead.cpp, the reference; the cases both must agree
 on are test/Bundle/Inputs/conformance/manifest.json): the same fields, the
 same checks in the same order, errors naming the same field
 ("manifest.json: abi[3].rank: expected an integer in [1, 8], got 99"). Then
@@ -230,7 +230,7 @@ def _is_plain_file_name(s: str) -> bool:
 
 class _Reader:
     """Typed access to a JSON object with errors naming the field path
-    (Manifest.cpp's Reader); `others` finds fields nobody read."""
+    (ManifestRead.cpp's Reader); `others` finds fields nobody read."""
 
     def __init__(self, obj: dict, path: str = ""):
         self.obj, self.path, self.seen = obj, path, set()

@@ -3,6 +3,7 @@
 #include "Autotune.h"
 
 #include "tile/Support/Checked.h"
+#include "tile/Support/EnumNames.h"
 
 #include <cerrno>
 #include <chrono>
@@ -108,18 +109,15 @@ void AutotuneCache::store(const std::string &key, Json entry) {
   root["entries"][key] = std::move(entry);
 }
 
+static constexpr ::tile::EnumName<VariantOutcome::Status> kStatusNames[] = {
+    {VariantOutcome::Status::Timed, "timed"},
+    {VariantOutcome::Status::Skipped, "skipped"},
+    {VariantOutcome::Status::Failed, "failed"},
+    {VariantOutcome::Status::Faulted, "faulted"}};
+static_assert(::tile::listsEnum(kStatusNames, VariantOutcome::Status::Faulted));
+
 const char *variantStatusName(VariantOutcome::Status status) {
-  switch (status) {
-  case VariantOutcome::Status::Timed:
-    return "timed";
-  case VariantOutcome::Status::Skipped:
-    return "skipped";
-  case VariantOutcome::Status::Failed:
-    return "failed";
-  case VariantOutcome::Status::Faulted:
-    return "faulted";
-  }
-  return "?";
+  return ::tile::enumName(kStatusNames, status);
 }
 
 AutotuneDecision pickWinner(const std::vector<VariantOutcome> &outcomes) {

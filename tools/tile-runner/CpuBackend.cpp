@@ -10,12 +10,13 @@
 #include "CpuBackend.h"
 
 #include "tile/Bundle/Launch.h"
-#include "tile/Dialect/Tile/IR/KernelBundle.h"
+#include "tile/Target/Bundle/KernelBundle.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/Transforms/Specialize.h"
 #include "tile/Executor/Executor.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "tile/Support/SourceFile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -237,7 +238,7 @@ static std::string loadKernel(const CpuRunOptions &options,
                    OpPassManager::Nesting::Implicit);
     std::string error;
     llvm::raw_string_ostream errorStream(error);
-    if (failed(exec::parseKernelPipeline(options.pipeline, pm, errorStream)))
+    if (failed(mlir::tile::parsePipeline(options.pipeline, pm, errorStream)))
       return "bad pipeline '" + options.pipeline + "': " + error;
     if (failed(pm.run(*s.module)))
       return "pipeline '" + options.pipeline + "' failed";

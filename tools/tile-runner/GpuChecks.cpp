@@ -264,7 +264,7 @@ std::string checkAttention(Reference &ref, const RunnerOptions &options,
 }
 
 /// Compares output `name` (rows `rows` of row length `rowLength`) with the
-/// reference and tolerance in `refBuf`/`tolBuf`.
+/// reference and tolerance in `refBuf`/`tolBuf`, into `check` (replaced).
 std::string compareOutput(Reference &ref, const TensorArg &arg, CUdeviceptr out,
                           CUdeviceptr rowsPtr, int64_t numRows,
                           int64_t rowLength, CUdeviceptr refPtr,
@@ -287,21 +287,21 @@ std::string compareOutput(Reference &ref, const TensorArg &arg, CUdeviceptr out,
   std::vector<CompareStats> stats(blocks);
   CU_TRY(cuMemcpyDtoH(stats.data(), partials.get(),
                       blocks * sizeof(CompareStats)));
-  check.name = arg.name;
-  for (const CompareStats &s : stats) {
-    check.elements += static_cast<int64_t>(s.compared);
-    check.unwritten += static_cast<int64_t>(s.unwritten);
-    check.nonFinite += static_cast<int64_t>(s.nonFinite);
-    check.violations += static_cast<int64_t>(s.violations);
-    check.maxError = std::max(check.maxError, s.maxError);
-    if (s.worst >= 0 && (check.worst < 0 || s.maxRatio > check.maxRatio)) {
-      check.maxRatio = s.maxRatio;
-      check.worst = s.worst;
-      check.worstOut = s.worstOut;
-      check.worstRef = s.worstRef;
-      check.worstTol = s.worstTol;
-    }
-  }
+  CompareStats all = emptyCompareStats();
+  for (const CompareStats &s : stats)
+    mergeCompareStats(all, s);
+  // OutputCheck's fields in their order (Problem.h).
+  check = OutputCheck{arg.name,
+                      static_cast<int64_t>(all.compared),
+                      static_cast<int64_t>(all.unwritten),
+                      static_cast<int64_t>(all.nonFinite),
+                      static_cast<int64_t>(all.violations),
+                      all.maxError,
+                      all.maxRatio,
+                      all.worst,
+                      all.worstOut,
+                      all.worstRef,
+                      all.worstTol};
   return std::string();
 }
 

@@ -5,6 +5,7 @@
 #include "Problem.h"
 
 #include "tile/Support/Checked.h"
+#include "tile/Support/EnumNames.h"
 
 #include <cerrno>
 #include <climits>
@@ -15,28 +16,22 @@
 namespace tile {
 namespace runner {
 
+static constexpr ::tile::EnumName<Backend> kBackendNames[] = {
+    {Backend::Auto, "auto"}, {Backend::Gpu, "gpu"}, {Backend::Cpu, "cpu"}};
+static_assert(::tile::listsEnum(kBackendNames, Backend::Cpu));
+
+static constexpr ::tile::EnumName<InputSource> kInputSourceNames[] = {
+    {InputSource::Auto, "auto"},
+    {InputSource::Host, "host"},
+    {InputSource::Device, "device"}};
+static_assert(::tile::listsEnum(kInputSourceNames, InputSource::Device));
+
 const char *backendName(Backend backend) {
-  switch (backend) {
-  case Backend::Auto:
-    return "auto";
-  case Backend::Gpu:
-    return "gpu";
-  case Backend::Cpu:
-    return "cpu";
-  }
-  return "?";
+  return ::tile::enumName(kBackendNames, backend);
 }
 
 const char *inputSourceName(InputSource source) {
-  switch (source) {
-  case InputSource::Auto:
-    return "auto";
-  case InputSource::Host:
-    return "host";
-  case InputSource::Device:
-    return "device";
-  }
-  return "?";
+  return ::tile::enumName(kInputSourceNames, source);
 }
 
 std::string usageText() {
@@ -301,14 +296,11 @@ private:
     } else if (name == "--autotune-child") {
       o.autotuneChild = true;
     } else if (name == "--backend") {
-      if (value == "gpu")
-        o.backend = Backend::Gpu;
-      else if (value == "cpu")
-        o.backend = Backend::Cpu;
-      else if (value == "auto")
-        o.backend = Backend::Auto;
-      else
+      std::optional<Backend> backend =
+          ::tile::parseEnumName(kBackendNames, value);
+      if (!backend)
         return fail("--backend must be gpu, cpu or auto, got '" + value + "'");
+      o.backend = *backend;
     } else if (name == "--bundle") {
       o.bundleDir = value;
     } else if (name == "--bundles") {
@@ -337,15 +329,12 @@ private:
     } else if (name == "--device") {
       return intOption(name, value, o.device, 0);
     } else if (name == "--inputs") {
-      if (value == "auto")
-        o.inputs = InputSource::Auto;
-      else if (value == "host")
-        o.inputs = InputSource::Host;
-      else if (value == "device")
-        o.inputs = InputSource::Device;
-      else
+      std::optional<InputSource> inputs =
+          ::tile::parseEnumName(kInputSourceNames, value);
+      if (!inputs)
         return fail("--inputs must be auto, host or device, got '" + value +
                     "'");
+      o.inputs = *inputs;
     } else if (name == "--batch") {
       return intOption(name, value, cfg.batch, 1);
     } else if (name == "--heads") {

@@ -10,6 +10,8 @@
 #ifndef TILE_RUNNER_REFERENCEKERNELS_H
 #define TILE_RUNNER_REFERENCEKERNELS_H
 
+#include "Tolerance.h" // TILE_HD: host and device functions
+
 namespace tile {
 namespace runner {
 
@@ -42,6 +44,32 @@ struct CompareStats {
   long long worst; ///< flat index of maxRatio, -1: none
   unsigned long long violations, unwritten, nonFinite, compared;
 };
+
+/// Statistics of no element. (No default member initializers: the compare
+/// kernel keeps an array of them in shared memory.)
+TILE_HD inline CompareStats emptyCompareStats() {
+  return {0, 0, 0, 0, 0, -1, 0, 0, 0, 0};
+}
+
+/// Folds `other` into `into`: counts add, the larger error is kept, and the
+/// worst element is `other`'s only where its ratio is strictly larger (ties
+/// keep the earlier). The one merge of the compare kernel's threads
+/// (reference.cu) and of its blocks (GpuChecks.cpp).
+TILE_HD inline void mergeCompareStats(CompareStats &into,
+                                      const CompareStats &other) {
+  into.maxError = fmax(into.maxError, other.maxError);
+  into.violations += other.violations;
+  into.unwritten += other.unwritten;
+  into.nonFinite += other.nonFinite;
+  into.compared += other.compared;
+  if (other.worst >= 0 && (into.worst < 0 || other.maxRatio > into.maxRatio)) {
+    into.maxRatio = other.maxRatio;
+    into.worst = other.worst;
+    into.worstOut = other.worstOut;
+    into.worstRef = other.worstRef;
+    into.worstTol = other.worstTol;
+  }
+}
 
 /// Threads per block of the compare and row reference kernels.
 constexpr int kRefBlockThreads = 256;

@@ -483,7 +483,7 @@ tile_ref_compare(const void *out, int dtype, int checkPoison,
                  const long long *rows, long long numRows, long long rowLength,
                  const double *ref, const double *tol, CompareStats *partials) {
   __shared__ CompareStats shared[tile::runner::kRefBlockThreads];
-  CompareStats s = {0, 0, 0, 0, 0, -1, 0, 0, 0, 0};
+  CompareStats s = tile::runner::emptyCompareStats();
   const long long total = numRows * rowLength;
   for (long long e =
            blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
@@ -517,20 +517,7 @@ tile_ref_compare(const void *out, int dtype, int checkPoison,
   __syncthreads();
   if (threadIdx.x != 0)
     return;
-  for (unsigned t = 1; t < blockDim.x; ++t) {
-    const CompareStats &o = shared[t];
-    s.maxError = fmax(s.maxError, o.maxError);
-    s.violations += o.violations;
-    s.unwritten += o.unwritten;
-    s.nonFinite += o.nonFinite;
-    s.compared += o.compared;
-    if (o.worst >= 0 && (s.worst < 0 || o.maxRatio > s.maxRatio)) {
-      s.maxRatio = o.maxRatio;
-      s.worst = o.worst;
-      s.worstOut = o.worstOut;
-      s.worstRef = o.worstRef;
-      s.worstTol = o.worstTol;
-    }
-  }
+  for (unsigned t = 1; t < blockDim.x; ++t)
+    tile::runner::mergeCompareStats(s, shared[t]);
   partials[blockIdx.x] = s;
 }

@@ -43,6 +43,14 @@ TEST(Autotune, Winner) {
   EXPECT_EQ(pickWinner(o).winner, -1);
 }
 
+TEST(Autotune, StatusNames) {
+  using Status = VariantOutcome::Status;
+  EXPECT_STREQ(variantStatusName(Status::Timed), "timed");
+  EXPECT_STREQ(variantStatusName(Status::Skipped), "skipped");
+  EXPECT_STREQ(variantStatusName(Status::Failed), "failed");
+  EXPECT_STREQ(variantStatusName(Status::Faulted), "faulted");
+}
+
 TEST(Autotune, Cache) {
   std::string dir = (std::filesystem::temp_directory_path() /
                      ("tile-runner-autotune-" + std::to_string(getpid())))

@@ -113,6 +113,32 @@ TEST(Options, Errors) {
             "--autotune --bundles DIR");
 }
 
+// The names of --backend and --inputs come from one table each (Options.cpp):
+// every value parses back from its name.
+TEST(Options, EnumNamesRoundTrip) {
+  for (Backend b : {Backend::Auto, Backend::Gpu, Backend::Cpu}) {
+    RunnerOptions o;
+    std::string error;
+    ASSERT_TRUE(parseLine(std::string("--bundle b --backend=") + backendName(b),
+                          o, error))
+        << error;
+    EXPECT_TRUE(o.backend == b) << backendName(b);
+  }
+  for (InputSource s :
+       {InputSource::Auto, InputSource::Host, InputSource::Device}) {
+    RunnerOptions o;
+    std::string error;
+    ASSERT_TRUE(parseLine(
+        std::string("--bundle b --inputs=") + inputSourceName(s), o, error))
+        << error;
+    EXPECT_TRUE(o.inputs == s) << inputSourceName(s);
+  }
+  EXPECT_STREQ(backendName(Backend::Cpu), "cpu");
+  EXPECT_STREQ(inputSourceName(InputSource::Device), "device");
+  EXPECT_EQ(optionError("--bundle b --backend=GPU"),
+            "--backend must be gpu, cpu or auto, got 'GPU'");
+}
+
 TEST(Options, AutotuneChildArgs) {
   std::vector<std::string> argv = {"tile-runner", "--autotune",
                                    "--bundles",   "dir",

@@ -2,6 +2,7 @@
 
 #include "Problem.h"
 #include "Prepare.h"
+#include "ReferenceKernels.h"
 #include "Report.h"
 #include "Tolerance.h"
 
@@ -227,4 +228,52 @@ TEST(Tolerance, SubnormalOutputs) {
   // bf16 and f32 have subnormals far below any value these kernels produce.
   EXPECT_LT(gemmTolerance(1e-30, 1e-30, 1.0, 1, kRefBF16, 0), 1e-31);
   EXPECT_LT(layernormTolerance(1e-38, 1e-38, 0, 1, kRefF32), 1e-38);
+}
+
+// The one merge of compare statistics, used by the compare kernel's threads
+// and by the host over its blocks (ReferenceKernels.h).
+TEST(CompareStats, Merge) {
+  CompareStats all = emptyCompareStats();
+  EXPECT_EQ(all.worst, -1);
+  CompareStats a = emptyCompareStats();
+  a.compared = 10;
+  a.violations = 1;
+  a.maxError = 0.5;
+  a.maxRatio = 2;
+  a.worst = 7;
+  a.worstOut = 1.5;
+  a.worstRef = 1;
+  a.worstTol = 0.25;
+  CompareStats none = emptyCompareStats(); // all unwritten: no worst element
+  none.compared = 4;
+  none.unwritten = 3;
+  none.nonFinite = 1;
+  CompareStats tie = a; // the same ratio later: the earlier stays
+  tie.worst = 99;
+  tie.maxError = 0.25;
+  CompareStats worse = emptyCompareStats();
+  worse.compared = 1;
+  worse.maxRatio = 3;
+  worse.worst = 42;
+  worse.worstOut = -2;
+  worse.worstRef = 0;
+  worse.worstTol = 0.5;
+  worse.maxError = 2;
+  mergeCompareStats(all, none);
+  EXPECT_EQ(all.worst, -1);
+  mergeCompareStats(all, a);
+  mergeCompareStats(all, tie);
+  EXPECT_EQ(all.worst, 7);
+  EXPECT_EQ(all.maxError, 0.5);
+  mergeCompareStats(all, worse);
+  EXPECT_EQ(all.compared, 25u);
+  EXPECT_EQ(all.violations, 2u);
+  EXPECT_EQ(all.unwritten, 3u);
+  EXPECT_EQ(all.nonFinite, 1u);
+  EXPECT_EQ(all.maxError, 2);
+  EXPECT_EQ(all.maxRatio, 3);
+  EXPECT_EQ(all.worst, 42);
+  EXPECT_EQ(all.worstOut, -2);
+  EXPECT_EQ(all.worstRef, 0);
+  EXPECT_EQ(all.worstTol, 0.5);
 }

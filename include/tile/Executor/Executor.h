@@ -38,8 +38,6 @@
 #ifndef TILE_EXECUTOR_EXECUTOR_H
 #define TILE_EXECUTOR_EXECUTOR_H
 
-#include "tile/Pipelines/Pipelines.h"
-
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
@@ -154,14 +152,6 @@ private:
   explicit Executable(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl;
 };
-
-/// Deprecated: the pipeline text of every tool is parsed by
-/// tile::parsePipeline (tile/Pipelines/Pipelines.h). This forwarder stays
-/// only until tools/tile-runner/CpuBackend.cpp calls that directly.
-inline LogicalResult parseKernelPipeline(StringRef pipeline, OpPassManager &pm,
-                                         raw_ostream &errorStream) {
-  return parsePipeline(pipeline, pm, errorStream);
-}
 
 } // namespace exec
 } // namespace tile

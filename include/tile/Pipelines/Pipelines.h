@@ -26,7 +26,7 @@
 #ifndef TILE_PIPELINES_PIPELINES_H
 #define TILE_PIPELINES_PIPELINES_H
 
-#include "tile/Dialect/Tile/IR/KernelBundle.h"
+#include "tile/Dialect/Tile/IR/ViewAlign.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/Pass.h"

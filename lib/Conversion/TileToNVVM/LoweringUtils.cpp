@@ -2,7 +2,7 @@
 
 #include "LoweringUtils.h"
 
-#include "tile/Dialect/Tile/IR/KernelBundle.h"
+#include "tile/Dialect/Tile/IR/ViewAlign.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -10,7 +10,7 @@
 
 #include "LoweringUtils.h"
 
-#include "tile/Dialect/Tile/IR/KernelBundle.h"
+#include "tile/Dialect/Tile/IR/ViewAlign.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Dialect/Tile/IR/KernelBundle.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/IR/ViewAlign.h"
 
 #include "tile/Bundle/Expr.h"
 

@@ -2,8 +2,8 @@
 
 #include "tile/Dialect/TileGPU/Transforms/Alignment.h"
 
-#include "tile/Dialect/Tile/IR/KernelBundle.h"
 #include "tile/Dialect/Tile/IR/Tile.h"
+#include "tile/Dialect/Tile/IR/ViewAlign.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -6,7 +6,7 @@
 
 #include "LayoutRules.h"
 
-#include "tile/Dialect/Tile/IR/KernelBundle.h"
+#include "tile/Dialect/Tile/IR/ViewAlign.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 

@@ -7,7 +7,7 @@
 
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
-#include "tile/Dialect/Tile/IR/KernelBundle.h"
+#include "tile/Dialect/Tile/IR/ViewAlign.h"
 
 #include "mlir/IR/Builders.h"
 

@@ -3,7 +3,7 @@
 #ifndef TILE_DIALECT_TILEGPU_TRANSFORMS_PASSES_H
 #define TILE_DIALECT_TILEGPU_TRANSFORMS_PASSES_H
 
-#include "tile/Dialect/Tile/IR/KernelBundle.h"
+#include "tile/Dialect/Tile/IR/ViewAlign.h"
 #include "tile/Dialect/TileGPU/IR/Target.h"
 #include "tile/Dialect/TileGPU/IR/TileGPU.h"
 

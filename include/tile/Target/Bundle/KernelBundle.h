@@ -7,24 +7,22 @@
 // tile.load / tile.store ops). tile-compile fills in the rest (target,
 // block, shared memory, ptxas) and writes the manifest.
 //
+// A translation out of the IR, in its own library (TileTargetBundle, as
+// upstream's mlir/lib/Target/*): the IR library does not link the bundle
+// library.
+//
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_DIALECT_TILE_IR_KERNELBUNDLE_H
-#define TILE_DIALECT_TILE_IR_KERNELBUNDLE_H
+#ifndef TILE_TARGET_BUNDLE_KERNELBUNDLE_H
+#define TILE_TARGET_BUNDLE_KERNELBUNDLE_H
 
 #include "tile/Bundle/Manifest.h"
+#include "tile/Dialect/Tile/IR/ViewAlign.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir {
 namespace tile {
-
-/// The argument attribute holding a view's alignment in bytes (C2).
-constexpr llvm::StringLiteral kAlignArgAttrName = "tile.align";
-/// The alignment a view argument without `tile.align` is compiled for: the
-/// lowering uses 16-byte accesses where a row allows (the pipeline option
-/// view-align's default).
-constexpr int64_t kDefaultViewAlign = 16;
 
 /// Fills `manifest`'s kernel, entry, params, grid (padded to three axes with
 /// "1"), requires and abi from `kernel`; a view without `tile.align` gets
@@ -37,4 +35,4 @@ LogicalResult describeKernelForBundle(func::FuncOp kernel,
 } // namespace tile
 } // namespace mlir
 
-#endif // TILE_DIALECT_TILE_IR_KERNELBUNDLE_H
+#endif // TILE_TARGET_BUNDLE_KERNELBUNDLE_H

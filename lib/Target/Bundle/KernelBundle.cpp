@@ -1,6 +1,6 @@
 //===- KernelBundle.cpp - a kernel's part of its bundle manifest ----------===//
 
-#include "tile/Dialect/Tile/IR/KernelBundle.h"
+#include "tile/Target/Bundle/KernelBundle.h"
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 
