@@ -19,6 +19,10 @@ const char *dtypeName(DType dtype) {
     return "f32";
   case DType::I32:
     return "i32";
+  case DType::F8E4M3FN:
+    return "f8E4M3FN";
+  case DType::F8E5M2:
+    return "f8E5M2";
   }
   return "?";
 }
@@ -32,13 +36,33 @@ bool parseDType(const std::string &name, DType &dtype) {
     dtype = DType::F32;
   else if (name == "i32" || name == "int32")
     dtype = DType::I32;
+  else if (name == "f8E4M3FN" || name == "float8_e4m3fn" || name == "e4m3")
+    dtype = DType::F8E4M3FN;
+  else if (name == "f8E5M2" || name == "float8_e5m2" || name == "e5m2")
+    dtype = DType::F8E5M2;
   else
     return false;
   return true;
 }
 
 int dtypeBytes(DType dtype) {
-  return dtype == DType::F16 || dtype == DType::BF16 ? 2 : 4;
+  switch (dtype) {
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    return 1;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  }
+  return 4;
+}
+
+static tilefloat::Float8 float8Format(DType dtype) {
+  return dtype == DType::F8E4M3FN ? tilefloat::Float8::E4M3FN
+                                  : tilefloat::Float8::E5M2;
 }
 
 bool isFloat(DType dtype) { return dtype != DType::I32; }
@@ -53,6 +77,10 @@ double unitRoundoff(DType dtype) {
     return 0x1p-24;
   case DType::I32:
     return 0;
+  case DType::F8E4M3FN:
+    return 0x1p-4;
+  case DType::F8E5M2:
+    return 0x1p-3;
   }
   return 0;
 }
@@ -66,6 +94,10 @@ uint32_t poisonBits(DType dtype) {
   case DType::F32:
   case DType::I32:
     return kPoisonF32;
+  case DType::F8E4M3FN:
+    return kPoisonF8E4M3FN;
+  case DType::F8E5M2:
+    return kPoisonF8E5M2;
   }
   return 0;
 }
@@ -93,6 +125,10 @@ double loadElement(const void *data, DType dtype, int64_t index) {
     std::memcpy(&value, p, 4);
     return value;
   }
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    return tilefloat::float8ToDouble(static_cast<uint8_t>(*p),
+                                     float8Format(dtype));
   }
   return 0;
 }
@@ -128,6 +164,11 @@ void storeElement(void *data, DType dtype, int64_t index, double value) {
     std::memcpy(p, &i, 4);
     return;
   }
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    *p = static_cast<char>(
+        tilefloat::doubleToFloat8(value, float8Format(dtype)));
+    return;
   }
 }
 
@@ -143,12 +184,19 @@ double roundTo(DType dtype, double value) {
     return static_cast<float>(value);
   case DType::I32:
     return value;
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    return tilefloat::float8ToDouble(
+        tilefloat::doubleToFloat8(value, float8Format(dtype)),
+        float8Format(dtype));
   }
   return value;
 }
 
 bool isPoison(const void *data, DType dtype, int64_t index) {
   const char *p = static_cast<const char *>(data) + index * dtypeBytes(dtype);
+  if (dtypeBytes(dtype) == 1)
+    return static_cast<uint8_t>(*p) == poisonBits(dtype);
   if (dtypeBytes(dtype) == 2) {
     uint16_t bits;
     std::memcpy(&bits, p, 2);
