@@ -827,7 +827,7 @@ struct TileGPUAssignLayoutsPass
         mma.emitOpError()
             << "fp8 operands need Hopper's wgmma (chip sm_90a, mma-version "
                "0 or 3); chip '"
-            << chip << "' with mma-version " << mmaVersion
+            << chip << "' with mma-version " << static_cast<int>(mmaVersion)
             << " lowers mma.sync, which is lowered for f16 and bf16 only";
         return WalkResult::interrupt();
       });
