@@ -94,3 +94,20 @@ func.func @convert(%X: !tile.view<?x?xf32>, %Y: !tile.view<?x?xf8E4M3FN>,
   tilegpu.store %w, %Z[%c0, %c0] dims [0, 1] : tensor<64x64xf16>, !tile.view<?x?xf16>
   return
 }
+
+// -----
+
+// An fp8 operand from a view aligned to 2 bytes cannot be copied by
+// cp.async or TMA (fp8 is not staged through registers).
+func.func @narrow_view(%A: !tile.view<?x?xf8E4M3FN> {tile.align = 2 : i64},
+                       %B: !tile.view<?x?xf8E4M3FN>, %C: !tile.view<?x?xf32>)
+    attributes {tile.kernel = {num_warps = 4 : i32}} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{'tilegpu.load' op an fp8 mma operand is copied to shared memory by cp.async or TMA: its view needs an alignment of at least 4 bytes (rows of a multiple of 4 elements; 16 for TMA)}}
+  %a = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf8E4M3FN> -> tensor<64x128xf8E4M3FN>
+  %b = tilegpu.load %B[%c0, %c0] dims [1, 0] : !tile.view<?x?xf8E4M3FN> -> tensor<128x64xf8E4M3FN>
+  %z = tile.full 0.0 shape [64, 64] : tensor<64x64xf32>
+  %d = tile.mma %a, %b, %z : tensor<64x128xf8E4M3FN>, tensor<128x64xf8E4M3FN>, tensor<64x64xf32>
+  tilegpu.store %d, %C[%c0, %c0] dims [0, 1] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  return
+}
