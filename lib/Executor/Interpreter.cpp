@@ -704,12 +704,12 @@ void Frame::execConvert(const Instr &instr) {
       auto buffer = newFloats(n);
       for (int64_t k = 0; k < n; ++k) {
         uint64_t bits = bitsOf(k);
-        buffer->f[k] =
-            to == EK::F16    ? nm::halfToFloat(bits)
-            : to == EK::BF16 ? nm::bfloat16ToFloat(bits)
-            : isFloat8Kind(to)
-                ? nm::float8ToFloat(float8Format(to), static_cast<uint8_t>(bits))
-                : nm::fromBits(bits);
+        buffer->f[k] = to == EK::F16    ? nm::halfToFloat(bits)
+                       : to == EK::BF16 ? nm::bfloat16ToFloat(bits)
+                       : isFloat8Kind(to)
+                           ? nm::float8ToFloat(float8Format(to),
+                                               static_cast<uint8_t>(bits))
+                           : nm::fromBits(bits);
       }
       setOut(instr, buffer);
     } else {

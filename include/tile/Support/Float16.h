@@ -1,9 +1,9 @@
 //===- Float16.h - IEEE half, bfloat16 and fp8 on the host ------*- C++ -*-===//
 //
 // Conversions between float and the 16-bit and 8-bit formats of the GPU,
-// rounding to nearest even, with NaN, Inf and subnormals handled. Header-only plain
-// C++17: shared by the CPU reference executor (lib/Executor) and tile-runner,
-// whose GPU-only build has no LLVM.
+// rounding to nearest even, with NaN, Inf and subnormals handled. Header-only
+// plain C++17: shared by the CPU reference executor (lib/Executor) and
+// tile-runner, whose GPU-only build has no LLVM.
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,8 +131,7 @@ inline uint8_t doubleToFloat8(double value, Float8 format) {
   int exponent = std::max(binade - 1, minExponent);
   // Units of the binade's spacing; the division by a power of two is exact
   // and std::nearbyint rounds ties to even in the default rounding mode.
-  double units = std::nearbyint(
-      std::ldexp(magnitude, mantissaBits - exponent));
+  double units = std::nearbyint(std::ldexp(magnitude, mantissaBits - exponent));
   double rounded = std::ldexp(units, exponent - mantissaBits);
   if (rounded > max)
     return sign | maxBits;
@@ -140,11 +139,11 @@ inline uint8_t doubleToFloat8(double value, Float8 format) {
     return sign | static_cast<uint8_t>(units);
   (void)std::frexp(rounded, &binade);
   exponent = binade - 1; // a carry may have moved it up one binade
-  int mantissa = static_cast<int>(
-                     std::ldexp(rounded, mantissaBits - exponent)) -
-                 (1 << mantissaBits);
-  return sign | static_cast<uint8_t>(((exponent + bias) << mantissaBits) |
-                                     mantissa);
+  int mantissa =
+      static_cast<int>(std::ldexp(rounded, mantissaBits - exponent)) -
+      (1 << mantissaBits);
+  return sign |
+         static_cast<uint8_t>(((exponent + bias) << mantissaBits) | mantissa);
 }
 
 } // namespace tilefloat

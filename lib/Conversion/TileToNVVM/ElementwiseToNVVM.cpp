@@ -264,8 +264,8 @@ Value convertFloat8(OpBuilder &b, Location loc, Value src, Type from, Type to,
   if (isFloat8(from)) {
     StringRef fmt = isa<Float8E4M3FNType>(from) ? "e4m3x2" : "e5m2x2";
     std::string ptx = ("cvt.rn.f16x2." + fmt + " $0, $1;").str();
-    Value bytes = arith::BitcastOp::create(
-        b, loc, VectorType::get({n}, i8), src);
+    Value bytes =
+        arith::BitcastOp::create(b, loc, VectorType::get({n}, i8), src);
     SmallVector<Value> elems = unpackVector(b, loc, bytes);
     for (int64_t i = 0; i < n; i += 2) {
       // The pair's first element in the low byte (the low f16 of the result).
@@ -278,8 +278,8 @@ Value convertFloat8(OpBuilder &b, Location loc, Value src, Type from, Type to,
         pair = arith::OrIOp::create(b, loc, lo, hi);
       }
       Value halves = asmOp(b, loc, i32, ptx, "=r,h", ValueRange{pair});
-      Value vec = LLVM::BitcastOp::create(b, loc, VectorType::get({2}, f16),
-                                          halves);
+      Value vec =
+          LLVM::BitcastOp::create(b, loc, VectorType::get({2}, f16), halves);
       for (int64_t j = 0; j < 2 && i + j < n; ++j) {
         Value h = vector::ExtractOp::create(b, loc, vec, j);
         if (to.isF16())
@@ -302,10 +302,12 @@ Value convertFloat8(OpBuilder &b, Location loc, Value src, Type from, Type to,
   SmallVector<Value> bytes;
   for (int64_t i = 0; i < n; i += 2) {
     // cvt puts its first source in the high byte: the pair's second element.
-    Value second = i + 1 < n ? elems[i + 1]
-                             : arith::ConstantOp::create(
-                                   b, loc, f32, b.getF32FloatAttr(0.0f));
-    Value pair = asmOp(b, loc, i16, ptx, "=h,f,f", ValueRange{second, elems[i]});
+    Value second =
+        i + 1 < n
+            ? elems[i + 1]
+            : arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0f));
+    Value pair =
+        asmOp(b, loc, i16, ptx, "=h,f,f", ValueRange{second, elems[i]});
     Value vec = LLVM::BitcastOp::create(b, loc, VectorType::get({2}, i8), pair);
     for (int64_t j = 0; j < 2 && i + j < n; ++j)
       bytes.push_back(vector::ExtractOp::create(b, loc, vec, j));

@@ -262,8 +262,8 @@ struct LoadLowering : OpConversionPattern<tilegpu::LoadOp> {
           rewriter, loc,
           VectorType::get({static_cast<int64_t>(elements.size())}, elementType),
           elements);
-      rewriter.replaceOp(op, arith::BitcastOp::create(rewriter, loc,
-                                                      resultType, bytes));
+      rewriter.replaceOp(
+          op, arith::BitcastOp::create(rewriter, loc, resultType, bytes));
       return success();
     }
     rewriter.replaceOp(op, packVector(rewriter, loc, resultType, elements));

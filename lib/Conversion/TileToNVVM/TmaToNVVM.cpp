@@ -1,10 +1,10 @@
 //===- TmaToNVVM.cpp - tensor-memory-accelerator copies -------------------===//
 //
 // tilegpu.tma_copy -> one cp.async.bulk.tensor per 128-byte piece (64
-// 16-bit or 128 8-bit elements) of the 128B-swizzled stage (a box of the tensor map: the piece's rows of 128
-// bytes, which the copy engine swizzles as wgmma reads them), completing on
-// an mbarrier; tilegpu.mbarrier_expect_tx -> mbarrier.arrive.expect_tx;
-// tilegpu.thread_id -> tid.x.
+// 16-bit or 128 8-bit elements) of the 128B-swizzled stage (a box of the tensor
+// map: the piece's rows of 128 bytes, which the copy engine swizzles as wgmma
+// reads them), completing on an mbarrier; tilegpu.mbarrier_expect_tx ->
+// mbarrier.arrive.expect_tx; tilegpu.thread_id -> tid.x.
 //
 // The tensor map is a kernel parameter (a grid-constant byval array of 128
 // bytes); its generic address is what the copy names. Coordinates go

@@ -273,8 +273,7 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
         int64_t scaleD = accPerRep + (aOperand ? 1 : 4) + 1;
         os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << scaleD << ", 0;\n";
         os << "wgmma.mma_async.sync.aligned.m64n" << n << "k" << kStep
-           << ".f32." << ptxType
-           << "." << ptxType << " {";
+           << ".f32." << ptxType << "." << ptxType << " {";
         for (int64_t i = 0; i < accPerRep; ++i)
           os << (i ? ", " : "") << "$" << i;
         os << "}, ";
@@ -295,8 +294,8 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
           }
           os << "}, ";
         }
-        inputs.push_back(
-            bOperand->descriptor(rewriter, loc, bOperand->offset(0, ks * kStep)));
+        inputs.push_back(bOperand->descriptor(rewriter, loc,
+                                              bOperand->offset(0, ks * kStep)));
         constraints.push_back("l");
         // p, scale-a = scale-b = 1, then the transpose flags (register A
         // has none; fp8 has none: both operands are K-major).

@@ -807,9 +807,9 @@ struct TileGPUAssignLayoutsPass
           return WalkResult::advance();
         // fp8 has no mma.sync to fall back to: say why wgmma does not fit.
         if (mmaVersion == 3 || isFp8Mma(mma))
-          mma.emitOpError() << "cannot use wgmma"
-                            << (mmaVersion == 3 ? " (mma-version=3)" : "")
-                            << ": " << why;
+          mma.emitOpError()
+              << "cannot use wgmma"
+              << (mmaVersion == 3 ? " (mma-version=3)" : "") << ": " << why;
         return WalkResult::interrupt();
       });
       if (walk.wasInterrupted()) {
@@ -821,16 +821,17 @@ struct TileGPUAssignLayoutsPass
     // mma.sync is lowered for 16-bit operands only (sm_89's e4m3 mma.sync
     // is not used): fp8 needs wgmma, so sm_90a.
     if (version == 2) {
-      WalkResult walk = func.walk([&](tile::MmaOp mma) {
-        if (!isFp8Mma(mma))
-          return WalkResult::advance();
-        mma.emitOpError()
-            << "fp8 operands need Hopper's wgmma (chip sm_90a, mma-version "
-               "0 or 3); chip '"
-            << chip << "' with mma-version " << static_cast<int>(mmaVersion)
-            << " lowers mma.sync, which is lowered for f16 and bf16 only";
-        return WalkResult::interrupt();
-      });
+      WalkResult walk =
+          func.walk([&](tile::MmaOp mma) {
+            if (!isFp8Mma(mma))
+              return WalkResult::advance();
+            mma.emitOpError()
+                << "fp8 operands need Hopper's wgmma (chip sm_90a, mma-version "
+                   "0 or 3); chip '"
+                << chip << "' with mma-version " << static_cast<int>(mmaVersion)
+                << " lowers mma.sync, which is lowered for f16 and bf16 only";
+            return WalkResult::interrupt();
+          });
       if (walk.wasInterrupted())
         return signalPassFailure();
     }
