@@ -33,6 +33,8 @@
 #                  cross_entropy.mlir, swiglu.mlir, gelu.mlir, dropout.mlir)
 #                  for sm_90a and sm_80, named KERNEL-TOKENS-CHIP (-a2/-a4:
 #                  any row length; -time: also timed): bench/check_xent.py
+#         fp8    : kernels/gemm_fp8.mlir (e4m3 GEMM with scales), sm_90a:
+#                  bench/check_fp8.py
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build),
 #   ALLOW_SPILLS (default 1): tile-compile refuses a kernel that ptxas
 #   reports spilling unless --allow-spills; these sets keep spilling
@@ -736,8 +738,31 @@ xent)
     ALLOW_SPILLS=0 variant "dropout-f16-r16-a2-$chip" "DTYPE=f16,ROWS=16" --num-warps=4 --view-align=2
   done
   ;;
+fp8)
+  # kernels/gemm_fp8.mlir (e4m3 A [M, K] x B [N, K], f32 accumulation,
+  # scales in the epilogue), sm_90a only (fp8 wgmma). The f16 GEMM's
+  # fastest configurations (kernels set: persistent 128x256 and 256x128
+  # tiles, 128x128 with 4 stages, ping-pong) with BLOCK_K = 128 fp8
+  # elements (one 128-byte swizzled row, as f16's 64), then the epilogue
+  # variants (row/column scales at 128x256 spill 16 bytes: 256x128 and
+  # 128x128 tiles instead). ALLOW_SPILLS=0: a spilling bundle is a compile
+  # failure.
+  # bench/check_fp8.py checks every bundle and times the bf16 ones.
+  KERNEL=gemm_fp8
+  ALLOW_SPILLS=0 variant "fp8-n256-p" "BLOCK_N=256,MAX_BLOCKS=132"
+  ALLOW_SPILLS=0 variant "fp8-m256-p" "BLOCK_M=256,MAX_BLOCKS=132"
+  ALLOW_SPILLS=0 variant "fp8-p-s4" "MAX_BLOCKS=132" --stages=4
+  ALLOW_SPILLS=0 variant "fp8-n256-pp" "BLOCK_N=256" --ping-pong=on
+  ALLOW_SPILLS=0 variant "fp8-n256" "BLOCK_N=256"
+  ALLOW_SPILLS=0 variant "fp8-m128n128" ""
+  ALLOW_SPILLS=0 variant "fp8-m256-p-rowcol" "BLOCK_M=256,MAX_BLOCKS=132,ROW_SCALE=true,COL_SCALE=true"
+  ALLOW_SPILLS=0 variant "fp8-p-s4-rowcol" "MAX_BLOCKS=132,ROW_SCALE=true,COL_SCALE=true" --stages=4
+  ALLOW_SPILLS=0 variant "fp8-p-s4-promote" "MAX_BLOCKS=132,PROMOTE=true" --stages=4
+  ALLOW_SPILLS=0 variant "fp8-bias-gelu-f32" "HAS_BIAS=true,ACTIVATION=2,OUT_DTYPE=f32,ROW_SCALE=true"
+  ALLOW_SPILLS=0 variant "fp8-f16-bias-relu" "HAS_BIAS=true,ACTIVATION=1,OUT_DTYPE=f16,COL_SCALE=true"
+  ;;
 *)
-  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving, xent)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving, xent, fp8)" >&2
   exit 2
   ;;
 esac

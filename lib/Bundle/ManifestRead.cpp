@@ -174,7 +174,8 @@ bool readAbiEntry(const Json &j, const std::string &path, AbiEntry &e,
   // default of AbiEntry; fuzzer, seed 20261203). Tensor maps have none.
   if (e.kind != AbiEntry::Kind::TensorMap && !parseDType(dtype, e.dtype))
     return r.fail(r.at("dtype"),
-                  "expected f16, bf16, f32 or i32, got \"" + dtype + "\"");
+                  "expected f16, bf16, f32, i32, f8E4M3FN or f8E5M2, got \"" +
+                      dtype + "\"");
   return r.noOthers();
 }
 

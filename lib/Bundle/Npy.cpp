@@ -279,11 +279,13 @@ std::string encodeNpy(DType dtype, const std::vector<int64_t> &shape,
   case DType::I32:
     return npyHeader("<i4", shape) +
            std::string(static_cast<const char *>(data), n * 4);
-  case DType::BF16: {
+  case DType::BF16:
+  case DType::F8E4M3FN: // numpy has no fp8: exact as f32
+  case DType::F8E5M2: {
     std::string out = npyHeader("<f4", shape);
     std::string body(static_cast<size_t>(n) * 4, '\0');
     for (int64_t i = 0; i < n; ++i) {
-      float f = static_cast<float>(loadElement(data, DType::BF16, i));
+      float f = static_cast<float>(loadElement(data, dtype, i));
       std::memcpy(&body[i * 4], &f, 4);
     }
     return out + body;

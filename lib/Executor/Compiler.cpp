@@ -66,7 +66,7 @@ FailureOr<unsigned> Compiler::define(Value value, Operation *at) {
       return at->emitError()
              << "tile executor: views of " << view.getElementType()
              << " are not supported (i1, i8, i16, i32, i64, "
-                "f16, bf16 and f32 are)";
+                "f16, bf16, f32, f8E4M3FN and f8E5M2 are)";
     slot.kind = *kind;
     slot.isView = true;
   } else if (auto tensor = dyn_cast<RankedTensorType>(type)) {
@@ -187,10 +187,12 @@ LogicalResult Compiler::compileBlock(Block &block, CBlock &out,
 static float convertFloatAttr(const APFloat &value, EK kind) {
   APFloat converted = value;
   bool losesInfo;
-  const llvm::fltSemantics &semantics = kind == EK::F16 ? APFloat::IEEEhalf()
-                                        : kind == EK::BF16
-                                            ? APFloat::BFloat()
-                                            : APFloat::IEEEsingle();
+  const llvm::fltSemantics &semantics =
+      kind == EK::F16        ? APFloat::IEEEhalf()
+      : kind == EK::BF16     ? APFloat::BFloat()
+      : kind == EK::F8E4M3FN ? APFloat::Float8E4M3FN()
+      : kind == EK::F8E5M2   ? APFloat::Float8E5M2()
+                             : APFloat::IEEEsingle();
   converted.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
   bool ignored;
   converted.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,

@@ -42,6 +42,8 @@ int mlir::tile::exec::getElementBytes(ElementKind kind) {
   switch (kind) {
   case EK::I1:
   case EK::I8:
+  case EK::F8E4M3FN:
+  case EK::F8E5M2:
     return 1;
   case EK::I16:
   case EK::F16:

@@ -216,6 +216,8 @@ void Frame::execConvert(const Instr &instr) {
         return nm::floatToHalf(value);
       if (from == EK::BF16)
         return nm::floatToBFloat16(value);
+      if (isFloat8Kind(from))
+        return nm::floatToFloat8(float8Format(from), value);
       return nm::bitsOf(value);
     };
     if (isFloatKind(to)) {
@@ -224,7 +226,10 @@ void Frame::execConvert(const Instr &instr) {
         uint64_t bits = bitsOf(k);
         buffer->f[k] = to == EK::F16    ? nm::halfToFloat(bits)
                        : to == EK::BF16 ? nm::bfloat16ToFloat(bits)
-                                        : nm::fromBits(bits);
+                       : isFloat8Kind(to)
+                           ? nm::float8ToFloat(float8Format(to),
+                                               static_cast<uint8_t>(bits))
+                           : nm::fromBits(bits);
       }
       setOut(instr, buffer);
     } else {

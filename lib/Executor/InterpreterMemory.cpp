@@ -120,6 +120,10 @@ void Frame::execLoad(const Instr &instr) {
     } else if (kind == EK::BF16) {
       load([](uint16_t bits) { return nm::bfloat16ToFloat(bits); },
            static_cast<const uint16_t *>(view.data));
+    } else if (isFloat8Kind(kind)) {
+      load([format = float8Format(kind)](
+               uint8_t bits) { return nm::float8ToFloat(format, bits); },
+           static_cast<const uint8_t *>(view.data));
     } else {
       load([](float value) { return value; },
            static_cast<const float *>(view.data));
@@ -200,6 +204,15 @@ void Frame::execStore(const Instr &instr) {
     store(
         value.f(), [](float v) { return v; }, static_cast<float *>(view.data));
     break;
+  case EK::F8E4M3FN:
+  case EK::F8E5M2:
+    store(
+        value.f(),
+        [format = float8Format(instr.kind)](float v) {
+          return nm::floatToFloat8(format, v);
+        },
+        static_cast<uint8_t *>(view.data));
+    break;
   case EK::I1:
     store(
         value.i(), [](int64_t v) { return static_cast<uint8_t>(v & 1); },
@@ -250,6 +263,10 @@ static float readFloatAt(const ViewArg &view, EK kind, int64_t offset) {
   case EK::BF16:
     return nm::bfloat16ToFloat(
         static_cast<const uint16_t *>(view.data)[offset]);
+  case EK::F8E4M3FN:
+  case EK::F8E5M2:
+    return nm::float8ToFloat(float8Format(kind),
+                             static_cast<const uint8_t *>(view.data)[offset]);
   default:
     return static_cast<const float *>(view.data)[offset];
   }
@@ -263,6 +280,11 @@ static void writeFloatAt(const ViewArg &view, EK kind, int64_t offset,
     return;
   case EK::BF16:
     static_cast<uint16_t *>(view.data)[offset] = nm::floatToBFloat16(value);
+    return;
+  case EK::F8E4M3FN:
+  case EK::F8E5M2:
+    static_cast<uint8_t *>(view.data)[offset] =
+        nm::floatToFloat8(float8Format(kind), value);
     return;
   default:
     static_cast<float *>(view.data)[offset] = value;

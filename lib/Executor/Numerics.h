@@ -46,6 +46,27 @@ inline float roundToBFloat16(float value) {
   return bfloat16ToFloat(floatToBFloat16(value));
 }
 
+/// fp8 bit patterns -> float, from a table per format (exact).
+inline float float8ToFloat(::tilefloat::Float8 format, uint8_t bits) {
+  struct Table {
+    float values[256];
+    explicit Table(::tilefloat::Float8 format) {
+      for (int i = 0; i < 256; ++i)
+        values[i] = static_cast<float>(
+            ::tilefloat::float8ToDouble(static_cast<uint8_t>(i), format));
+    }
+  };
+  static const Table e4m3(::tilefloat::Float8::E4M3FN);
+  static const Table e5m2(::tilefloat::Float8::E5M2);
+  return (format == ::tilefloat::Float8::E4M3FN ? e4m3 : e5m2).values[bits];
+}
+
+/// float -> fp8, nearest even, saturating to the largest finite value (as
+/// PTX's cvt.rn.satfinite); NaN stays NaN.
+inline uint8_t floatToFloat8(::tilefloat::Float8 format, float value) {
+  return ::tilefloat::doubleToFloat8(value, format);
+}
+
 /// Subnormal floats become zeros of the same sign.
 inline float flushToZero(float value) {
   uint32_t bits = bitsOf(value);
@@ -65,11 +86,22 @@ using EK = ElementKind;
 
 inline bool isFloatKind(EK kind) { return kind >= EK::F16; }
 
+inline bool isFloat8Kind(EK kind) {
+  return kind == EK::F8E4M3FN || kind == EK::F8E5M2;
+}
+
+inline ::tilefloat::Float8 float8Format(EK kind) {
+  return kind == EK::F8E4M3FN ? ::tilefloat::Float8::E4M3FN
+                              : ::tilefloat::Float8::E5M2;
+}
+
 inline unsigned widthOf(EK kind) {
   switch (kind) {
   case EK::I1:
     return 1;
   case EK::I8:
+  case EK::F8E4M3FN:
+  case EK::F8E5M2:
     return 8;
   case EK::I16:
   case EK::F16:
@@ -104,6 +136,10 @@ inline std::optional<EK> getValueKind(Type type) {
     return EK::BF16;
   if (type.isF32())
     return EK::F32;
+  if (isa<Float8E4M3FNType>(type))
+    return EK::F8E4M3FN;
+  if (isa<Float8E5M2Type>(type))
+    return EK::F8E5M2;
   return std::nullopt;
 }
 
@@ -132,6 +168,9 @@ inline float roundFloat(EK kind, float value) {
     return nm::roundToHalf(value);
   if (kind == EK::BF16)
     return nm::roundToBFloat16(value);
+  if (isFloat8Kind(kind))
+    return nm::float8ToFloat(float8Format(kind),
+                             nm::floatToFloat8(float8Format(kind), value));
   return value;
 }
 
@@ -142,6 +181,9 @@ inline void roundFloats(EK kind, float *values, int64_t n) {
   else if (kind == EK::BF16)
     for (int64_t i = 0; i < n; ++i)
       values[i] = nm::roundToBFloat16(values[i]);
+  else if (isFloat8Kind(kind))
+    for (int64_t i = 0; i < n; ++i)
+      values[i] = roundFloat(kind, values[i]);
 }
 
 inline void normalizeInts(EK kind, int64_t *values, int64_t n) {
@@ -176,6 +218,9 @@ inline float intToFloat(EK kind, bool negative, uint64_t magnitude) {
       value = INFINITY;
   } else if (kind == EK::BF16) {
     value = roundMagnitude(magnitude, 8);
+  } else if (isFloat8Kind(kind)) {
+    // Exact below 2^24, far past the fp8 range; then one fp8 rounding.
+    value = roundFloat(kind, roundMagnitude(magnitude, 24));
   } else {
     value = roundMagnitude(magnitude, 24);
   }

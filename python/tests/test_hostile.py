@@ -342,7 +342,7 @@ class ManifestHostileTest(BundleDir):
             e.update(kw)
             return e
         cases = [
-            (dict(abi=[view(dtype="f64")]), "abi[0].dtype: expected f16, bf16, f32 or i32"),
+            (dict(abi=[view(dtype="f64")]), "abi[0].dtype: expected f16, bf16, f32, i32, f8E4M3FN or f8E5M2"),
             (dict(abi=[view(dtype="i1")]), "abi[0].dtype"),
             (dict(abi=[view(), {"name": "s", "kind": "scalar", "dtype": "i64"}]),
              "abi[1].dtype: expected"),

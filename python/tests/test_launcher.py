@@ -14,7 +14,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import tile_launcher as tl  # noqa: E402
-from tile_launcher import abi  # noqa: E402
+from tile_launcher import abi, driver  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 FIXTURE = os.path.join(ROOT, "test", "Runner", "Inputs", "bundles",
@@ -151,7 +151,7 @@ class ManifestTest(unittest.TestCase):
         self.assertIn("not a regular file", str(ctx.exception))
 
 
-def softmax_manifest(tmp, align=16, requires=()):
+def softmax_manifest(tmp, align=16, requires=(), dtype="f16"):
     raw = {
         "format": "tile-bundle-2", "kernel": "softmax", "entry": "softmax",
         "ptx": "kernel.ptx", "target": "sm_90a", "num_warps": 4,
@@ -159,9 +159,9 @@ def softmax_manifest(tmp, align=16, requires=()):
         "grid": ["cdiv(X.0, 4)", "1", "1"], "requires": list(requires),
         "params": {},
         "abi": [
-            {"name": "X", "kind": "view", "rank": 2, "dtype": "f16", "align": align,
+            {"name": "X", "kind": "view", "rank": 2, "dtype": dtype, "align": align,
              "access": "read"},
-            {"name": "Y", "kind": "view", "rank": 2, "dtype": "f16", "align": align,
+            {"name": "Y", "kind": "view", "rank": 2, "dtype": dtype, "align": align,
              "access": "write"},
             {"name": "eps", "kind": "scalar", "dtype": "f32"},
             {"name": "n", "kind": "scalar", "dtype": "i32"},
@@ -169,7 +169,8 @@ def softmax_manifest(tmp, align=16, requires=()):
     }
     if align == 16:  # a tensor map needs align 16
         raw["abi"].append({"name": "X@tma0", "kind": "tensor_map", "view": "X",
-                           "dims": [1, 0], "box": [64, 4], "swizzle": 128})
+                           "dims": [1, 0], "box": [128 // tl.manifest.DTYPE_BYTES[dtype], 4],
+                           "swizzle": 128})
     os.makedirs(tmp, exist_ok=True)
     with open(os.path.join(tmp, "manifest.json"), "w") as f:
         json.dump(raw, f)
@@ -235,6 +236,28 @@ class BindTest(unittest.TestCase):
         self.assertEqual(ctypes.c_uint64.from_address(pointers[0]).value, 0x10000)
         self.assertEqual(ctypes.c_int32.from_address(pointers[2]).value, 1024)
         self.assertAlmostEqual(ctypes.c_float.from_address(pointers[10]).value, 1e-5)
+
+    def test_fp8_views(self):
+        # fp8 (torch.float8_e4m3fn): one byte an element, a tensor map of
+        # bytes (CU_TENSOR_MAP_DATA_TYPE_UINT8) with 128-element boxes; rows
+        # must stay 16-byte aligned (width % 16), and dtypes must match.
+        m = softmax_manifest(self.dir, dtype="f8E4M3FN")
+        fp8 = "torch.float8_e4m3fn"
+        plan = abi.bind(m, self.args(X=FakeTensor([77, 1024], dtype=fp8),
+                                     Y=FakeTensor([77, 1024], dtype=fp8,
+                                                  address=Y_ADDRESS)))
+        tmap = plan.params[-1][1]
+        self.assertEqual(tmap["dtype"], "f8E4M3FN")
+        self.assertEqual(tmap["byte_strides"], [1024])
+        self.assertEqual(tmap["box"], [128, 4])
+        self.assertEqual(driver.TENSOR_MAP_DTYPE[tmap["dtype"]], 0)
+        with self.assertRaises(tl.LaunchError) as ctx:
+            abi.bind(m, self.args(width=40, X=FakeTensor([77, 40], dtype=fp8),
+                                  Y=FakeTensor([77, 40], dtype=fp8, address=Y_ADDRESS)))
+        self.assertIn("X", str(ctx.exception))
+        with self.assertRaises(tl.LaunchError) as ctx:
+            abi.bind(m, self.args())
+        self.assertIn("'X' must be f8E4M3FN, got f16", str(ctx.exception))
 
     def test_argument_errors(self):
         m = softmax_manifest(self.dir)

@@ -28,9 +28,11 @@ CU_JIT_ERROR_LOG_BUFFER = 5
 CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
 CU_JIT_LOG_VERBOSE = 12
 
-# CUtensorMapDataType for the element types views can have.
+# CUtensorMapDataType for the element types views can have (fp8 is copied
+# as bytes: UINT8).
 TENSOR_MAP_DTYPE = {"u8": 0, "i8": 0, "i16": 1, "i32": 3, "i64": 5,
-                    "f16": 6, "f32": 7, "f64": 8, "bf16": 9}
+                    "f16": 6, "f32": 7, "f64": 8, "bf16": 9,
+                    "f8E4M3FN": 0, "f8E5M2": 0}
 TENSOR_MAP_SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}
 TENSOR_MAP_L2_PROMOTION_128B = 2
 

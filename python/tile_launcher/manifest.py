@@ -29,14 +29,18 @@ MAX_ABI_ENTRIES = 256
 INT32_MAX = 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 FORMAT = "tile-bundle-2"
-# Element sizes of tensor dtypes (views take f16, bf16, f32, i32).
+# Element sizes of tensor dtypes (views take f16, bf16, f32, i32 and the
+# fp8 formats, named as MLIR names them).
 DTYPE_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "i16": 2,
-               "i32": 4, "i64": 8, "i1": 1}
+               "i32": 4, "i64": 8, "i1": 1, "f8E4M3FN": 1, "f8E5M2": 1}
 # tilebundle::parseDType: the names a manifest may use, and what they mean.
 _DTYPE_NAMES = {"f16": "f16", "fp16": "f16", "float16": "f16",
                 "bf16": "bf16", "bfloat16": "bf16",
                 "f32": "f32", "fp32": "f32", "float32": "f32",
-                "i32": "i32", "int32": "i32"}
+                "i32": "i32", "int32": "i32",
+                "f8E4M3FN": "f8E4M3FN", "float8_e4m3fn": "f8E4M3FN",
+                "e4m3": "f8E4M3FN",
+                "f8E5M2": "f8E5M2", "float8_e5m2": "f8E5M2", "e5m2": "f8E5M2"}
 SCALAR_DTYPES = ("f32", "i32")
 ACCESS = ("none", "read", "write", "readwrite")
 _FIELDS = ("format", "kernel", "entry", "ptx", "cubin", "target", "compiler",
@@ -320,7 +324,7 @@ def _read_abi_entry(obj, index: int) -> AbiEntry:
               + _describe(kind))
     if kind != "tensor_map":  # views and scalars need a dtype
         if dtype not in _DTYPE_NAMES:
-            _fail(r.at("dtype"), f'expected f16, bf16, f32 or i32, got "{dtype}"')
+            _fail(r.at("dtype"), f'expected f16, bf16, f32, i32, f8E4M3FN or f8E5M2, got "{dtype}"')
         entry.dtype = _DTYPE_NAMES[dtype]
     r.no_others()
     return entry

@@ -116,7 +116,7 @@ func.func @tile_arg(%t: tensor<4xf32>) {
 
 // Element types the executor does not hold: views of f64, f64 values.
 // RUN: not tile-exec %s --compile-only --kernel=f64_view 2>&1 | FileCheck %s --check-prefix=F64-VIEW
-// F64-VIEW: errors.mlir:[[# @LINE + 1]]:1: error: tile executor: views of 'f64' are not supported (i1, i8, i16, i32, i64, f16, bf16 and f32 are)
+// F64-VIEW: errors.mlir:[[# @LINE + 1]]:1: error: tile executor: views of 'f64' are not supported (i1, i8, i16, i32, i64, f16, bf16, f32, f8E4M3FN and f8E5M2 are)
 func.func @f64_view(%In: !tile.view<?xf64>) {
   return
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks kernels/{gemm,gemm_splitk,softmax,layernorm}.mlir on the CPU reference executor
+"""Checks kernels/{gemm,gemm_splitk,gemm_fp8,softmax,layernorm}.mlir on the CPU reference executor
 against an independent float64 reference (pure Python, no numpy).
 
     check_kernel.py --tile-exec BIN --kernels DIR softmax --m 3 --n 77 \
@@ -56,9 +56,30 @@ def to_f32(x):
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
+def fp8_value(bits, exp_bits):
+    """An fp8 bit pattern -> float: e4m3 in its FN form (no Inf, S.1111.111
+    the only NaN) or e5m2 (IEEE-like)."""
+    man_bits = 7 - exp_bits
+    bias = (1 << (exp_bits - 1)) - 1
+    sign = -1.0 if bits & 0x80 else 1.0
+    exp, man = (bits & 0x7f) >> man_bits, bits & ((1 << man_bits) - 1)
+    if exp_bits == 4 and bits & 0x7f == 0x7f:
+        return math.nan
+    if exp_bits == 5 and exp == 31:
+        return sign * math.inf if man == 0 else math.nan
+    if exp == 0:
+        return sign * math.ldexp(man, 1 - bias - man_bits)
+    return sign * math.ldexp(man + (1 << man_bits), exp - bias - man_bits)
+
+
+FP8_EXP_BITS = {"f8E4M3FN": 4, "f8E5M2": 5}
+
+
 def decode(dtype, words):
     """Bit patterns (hex strings) of `dtype` -> floats, all at once."""
     n = len(words)
+    if dtype in FP8_EXP_BITS:
+        return [fp8_value(int(w, 16), FP8_EXP_BITS[dtype]) for w in words]
     if dtype == "f16":
         bits = array.array("H", (int(w, 16) for w in words))
         return list(struct.unpack("<%de" % n, bits.tobytes()))
@@ -302,6 +323,63 @@ class GemmSplitK(Gemm):
                                                          v[name].values[left[0]]))
 
 
+class GemmFp8:
+    """kernels/gemm_fp8.mlir: C = act((A @ B^T) sa sb + bias), A [M, K] and
+    B [N, K] fp8 (the executor rounds the random inputs to fp8, nearest
+    even; the reference reads back those exact values), sa = ScaleA[m] with
+    ROW_SCALE else ScaleA[0], sb = ScaleB[n] with COL_SCALE else ScaleB[0]."""
+    kernel = "gemm_fp8.mlir"
+
+    def __init__(self, a, params):
+        m, n, k = a.m, a.n, a.k
+        self.m, self.n, self.k = m, n, k
+        self.out_dtype, self.bias, self.act = a.out_dtype, a.bias, a.act
+        self.row_scale, self.col_scale = a.row_scale, a.col_scale
+        # Scales away from 1 (and the per-tensor ones distinct), so that a
+        # scale applied twice, to the wrong rows, or not at all shows.
+        self.views = [View("A", a.in_dtype, [m, k], rng(a.seed, a.lo, a.hi)),
+                      View("B", a.in_dtype, [n, k], rng(a.seed + 1, a.lo, a.hi)),
+                      View("C", a.out_dtype, [m, n], poison()),
+                      View("ScaleA", "f32", [m if a.row_scale else 1],
+                           rng(a.seed + 3, 0.25, 4.0) if a.row_scale
+                           else "values:%r" % a.scale_a),
+                      View("ScaleB", "f32", [n if a.col_scale else 1],
+                           rng(a.seed + 4, 0.25, 4.0) if a.col_scale
+                           else "values:%r" % a.scale_b),
+                      View("Bias", a.out_dtype, [n],
+                           rng(a.seed + 2, -1.0, 1.0) if a.bias else poison())]
+        self.scalars = []
+        self.bind = {"IN_DTYPE": a.in_dtype, "OUT_DTYPE": a.out_dtype,
+                     "ROW_SCALE": "true" if a.row_scale else "false",
+                     "COL_SCALE": "true" if a.col_scale else "false",
+                     "PROMOTE": "true" if a.promote else "false",
+                     "HAS_BIAS": "true" if a.bias else "false",
+                     "ACTIVATION": str(a.act)}
+        self.unwritten = []
+
+    def check(self, v, report):
+        """The products of fp8 values are exact in f32 and float64, the sum
+        is exact here (fsum). Tolerance as Gemm's: atol + 2 u_out |ref| +
+        2^-16 (|sa sb| sum_k |a b| + |bias|)."""
+        a, b, c = v["A"].values, v["B"].values, v["C"].values
+        sa, sb = v["ScaleA"].values, v["ScaleB"].values
+        bias = v["Bias"].values if self.bias else [0.0] * self.n
+        m, n, k = self.m, self.n, self.k
+        rows = [a[i * k:(i + 1) * k] for i in range(m)]
+        cols = [b[j * k:(j + 1) * k] for j in range(n)]
+        u, atol = UNIT_ROUNDOFF[self.out_dtype], ATOL[self.out_dtype]
+        for i in range(m):
+            for j in range(n):
+                s = (sa[i] if self.row_scale else sa[0]) * \
+                    (sb[j] if self.col_scale else sb[0])
+                dot = math.fsum(map(operator.mul, rows[i], cols[j]))
+                mag = math.fsum(map(abs, map(operator.mul, rows[i], cols[j])))
+                ref = Gemm.activation(self.act, s * dot + bias[j])
+                tol = atol + 2 * u * abs(ref) + F32_BUDGET * (
+                    abs(s) * mag + abs(bias[j]))
+                report.element("C", i * n + j, c[i * n + j], ref, tol)
+
+
 # --- checking -------------------------------------------------------------------
 
 
@@ -380,10 +458,23 @@ def main():
         s.add_argument("--bias", action="store_true")
         s.add_argument("--act", type=int, default=0, choices=[0, 1, 2])
         s.add_argument("--scale", type=float, default=1.0)
+    s = sub.add_parser("gemm_fp8", parents=[common])
+    s.add_argument("--m", type=int, required=True)
+    s.add_argument("--n", type=int, required=True)
+    s.add_argument("--k", type=int, required=True)
+    s.add_argument("--in-dtype", default="f8E4M3FN", choices=["f8E4M3FN", "f8E5M2"])
+    s.add_argument("--out-dtype", default="bf16", choices=["f16", "bf16", "f32"])
+    s.add_argument("--row-scale", action="store_true")
+    s.add_argument("--col-scale", action="store_true")
+    s.add_argument("--scale-a", type=float, default=0.75)
+    s.add_argument("--scale-b", type=float, default=1.5)
+    s.add_argument("--promote", action="store_true")
+    s.add_argument("--bias", action="store_true")
+    s.add_argument("--act", type=int, default=0, choices=[0, 1, 2])
     a = p.parse_args()
 
     cls = {"softmax": Softmax, "layernorm": LayerNorm, "gemm": Gemm,
-           "gemm_splitk": GemmSplitK}[a.problem]
+           "gemm_splitk": GemmSplitK, "gemm_fp8": GemmFp8}[a.problem]
     kernel = a.kernels.rstrip("/") + "/" + cls.kernel
     params, grid, requires = kernel_metadata(kernel)
     chosen = {}

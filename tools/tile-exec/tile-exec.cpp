@@ -254,6 +254,10 @@ static Type parseElementType(StringRef text, MLIRContext &ctx) {
     return b.getF16Type();
   if (text == "bf16")
     return b.getBF16Type();
+  if (text == "f8E4M3FN")
+    return b.getType<Float8E4M3FNType>();
+  if (text == "f8E5M2")
+    return b.getType<Float8E5M2Type>();
   if (text == "f32")
     return b.getF32Type();
   unsigned width;
@@ -265,7 +269,8 @@ static Type parseElementType(StringRef text, MLIRContext &ctx) {
 
 static bool isFloatKind(ElementKind kind) {
   return kind == ElementKind::F16 || kind == ElementKind::BF16 ||
-         kind == ElementKind::F32;
+         kind == ElementKind::F32 || kind == ElementKind::F8E4M3FN ||
+         kind == ElementKind::F8E5M2;
 }
 
 /// Writes `value` as element `i` of view memory of `kind`: its `f` for
@@ -281,6 +286,13 @@ static void storeElement(HostView &host, int64_t i, Number value) {
     return;
   case ElementKind::BF16:
     put(tilefloat::floatToBFloat16(f));
+    return;
+  case ElementKind::F8E4M3FN:
+    // Nearest even, saturating (tile.astype's rounding).
+    put(tilefloat::doubleToFloat8(f, tilefloat::Float8::E4M3FN));
+    return;
+  case ElementKind::F8E5M2:
+    put(tilefloat::doubleToFloat8(f, tilefloat::Float8::E5M2));
     return;
   case ElementKind::F32:
     put(f);
@@ -485,6 +497,10 @@ static std::optional<tilebundle::DType> bundleDType(ElementKind kind) {
     return tilebundle::DType::F32;
   case ElementKind::I32:
     return tilebundle::DType::I32;
+  case ElementKind::F8E4M3FN:
+    return tilebundle::DType::F8E4M3FN;
+  case ElementKind::F8E5M2:
+    return tilebundle::DType::F8E5M2;
   default:
     return std::nullopt;
   }
@@ -564,6 +580,20 @@ static void printValue(llvm::raw_ostream &os, const HostView &host, int64_t i) {
     bool loses;
     a.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &loses);
     printFloat(a.convertToFloat(), 6);
+    return;
+  }
+  case ElementKind::F8E4M3FN:
+  case ElementKind::F8E5M2: {
+    uint8_t bits = get(uint8_t());
+    if (printHex) {
+      os << llvm::format_hex(bits, 4);
+      return;
+    }
+    printFloat(static_cast<float>(tilefloat::float8ToDouble(
+                   bits, host.view.element == ElementKind::F8E4M3FN
+                             ? tilefloat::Float8::E4M3FN
+                             : tilefloat::Float8::E5M2)),
+               4);
     return;
   }
   case ElementKind::F32: {

@@ -118,6 +118,12 @@ exec::ViewArg viewOf(DType dtype, const std::vector<int64_t> &shape,
   case DType::I32:
     view.element = exec::ElementKind::I32;
     break;
+  case DType::F8E4M3FN:
+    view.element = exec::ElementKind::F8E4M3FN;
+    break;
+  case DType::F8E5M2:
+    view.element = exec::ElementKind::F8E5M2;
+    break;
   }
   view.sizes.assign(shape.begin(), shape.end());
   view.strides.assign(shape.size(), 1);

@@ -265,7 +265,8 @@ tilebundle::TensorMapEncoder tensorMapEncoder(const CudaApi *api) {
         view.dtype == DType::F16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
         : view.dtype == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
         : view.dtype == DType::F32  ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
-                                    : CU_TENSOR_MAP_DATA_TYPE_INT32;
+        : view.dtype == DType::I32  ? CU_TENSOR_MAP_DATA_TYPE_INT32
+                                    : CU_TENSOR_MAP_DATA_TYPE_UINT8; // fp8
     cuuint32_t rank = static_cast<cuuint32_t>(map.dims.size());
     cuuint64_t dims[5], strides[5];
     cuuint32_t box[5], elementStrides[5];

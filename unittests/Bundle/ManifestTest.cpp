@@ -106,11 +106,11 @@ TEST(Manifest, FieldErrors) {
             "manifest.json: abi[3].dtype: a scalar is f32 or i32, not f16");
   // An empty dtype was taken as f32 (found by the fuzzer).
   EXPECT_EQ(errorAfter([](Json &j) { j["abi"][0]["dtype"] = ""; }),
-            "manifest.json: abi[0].dtype: expected f16, bf16, f32 or i32, "
-            "got \"\"");
+            "manifest.json: abi[0].dtype: expected f16, bf16, f32, i32, "
+            "f8E4M3FN or f8E5M2, got \"\"");
   EXPECT_EQ(errorAfter([](Json &j) { j["abi"][3]["dtype"] = ""; }),
-            "manifest.json: abi[3].dtype: expected f16, bf16, f32 or i32, "
-            "got \"\"");
+            "manifest.json: abi[3].dtype: expected f16, bf16, f32, i32, "
+            "f8E4M3FN or f8E5M2, got \"\"");
   EXPECT_EQ(errorAfter([](Json &j) { j["abi"][2]["name"] = "Q"; }),
             "manifest.json: abi[2].name: duplicate argument name \"Q\"");
   EXPECT_EQ(errorAfter([](Json &j) { j.erase("shared_bytes"); }),

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <vector>
 
 using namespace tilebundle;
 
@@ -113,6 +115,57 @@ TEST(Npy, HostileHeaders) {
       head + std::string(100, '(') + "2, 2" + std::string(100, ')') + ", }";
   EXPECT_FALSE(parseNpy(npyWithHeader(deep), "x.npy", a, error));
   EXPECT_EQ(error, "x.npy: header: nested deeper than 64 levels at byte 123");
+}
+
+} // namespace
+
+namespace {
+
+// fp8 in the bundle ABI: names, one byte, every finite pattern round-trips
+// through double, ties go to even, overflow saturates, NaN stays NaN, and
+// .npy files carry fp8 as exact f32.
+TEST(DTypeFp8, RoundTripAndRounding) {
+  DType e4m3, e5m2;
+  ASSERT_TRUE(parseDType("f8E4M3FN", e4m3));
+  ASSERT_TRUE(parseDType("float8_e5m2", e5m2));
+  EXPECT_EQ(e4m3, DType::F8E4M3FN);
+  EXPECT_EQ(e5m2, DType::F8E5M2);
+  EXPECT_STREQ(dtypeName(e4m3), "f8E4M3FN");
+  EXPECT_EQ(dtypeBytes(e4m3), 1);
+  for (DType dt : {e4m3, e5m2})
+    for (int bits = 0; bits < 256; ++bits) {
+      uint8_t in = static_cast<uint8_t>(bits), out = 0;
+      double v = loadElement(&in, dt, 0);
+      storeElement(&out, dt, 0, v);
+      if (std::isnan(v))
+        EXPECT_TRUE(std::isnan(loadElement(&out, dt, 0))) << bits;
+      else if (std::isinf(v)) // e5m2's Inf saturates to the largest finite
+        EXPECT_EQ(loadElement(&out, dt, 0), v > 0 ? 57344.0 : -57344.0);
+      else
+        EXPECT_EQ(out, in) << "pattern " << bits;
+    }
+  EXPECT_EQ(roundTo(e4m3, 1.0625), 1.0);  // tie: even mantissa 0
+  EXPECT_EQ(roundTo(e4m3, 1.1875), 1.25); // tie: even mantissa 2
+  EXPECT_EQ(roundTo(e4m3, 1.1), 1.125);
+  EXPECT_EQ(roundTo(e4m3, 1e9), 448.0); // saturates
+  EXPECT_EQ(roundTo(e4m3, -INFINITY), -448.0);
+  EXPECT_EQ(roundTo(e4m3, 0x1p-10), 0.0);     // half the smallest subnormal
+  EXPECT_EQ(roundTo(e4m3, 0x1.8p-9), 0x1p-8); // 1.5 units: tie to 2
+  EXPECT_EQ(roundTo(e5m2, 60000.0), 57344.0);
+  EXPECT_EQ(roundTo(e5m2, 0x1p-16), 0x1p-16);
+  EXPECT_EQ(roundTo(e5m2, 1.125), 1.0);
+  uint8_t poison = static_cast<uint8_t>(poisonBits(e4m3));
+  EXPECT_TRUE(isPoison(&poison, e4m3, 0));
+  std::vector<uint8_t> data = {0x38, 0xc6}; // 1, -3.5
+  std::string bytes = encodeNpy(e4m3, {2}, data.data());
+  NpyArray a;
+  std::string error;
+  ASSERT_TRUE(parseNpy(bytes, "x.npy", a, error)) << error;
+  EXPECT_EQ(a.descr, "<f4");
+  std::vector<char> back;
+  ASSERT_TRUE(convertNpy(a, e4m3, back, "x", error)) << error;
+  EXPECT_EQ(static_cast<uint8_t>(back[0]), 0x38);
+  EXPECT_EQ(static_cast<uint8_t>(back[1]), 0xc6);
 }
 
 } // namespace

@@ -51,8 +51,20 @@ namespace tile {
 namespace exec {
 
 /// Element types of view memory on the host. I1 is one byte (0 or 1);
-/// F16/BF16 are their 16-bit patterns.
-enum class ElementKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32 };
+/// F16/BF16 are their 16-bit patterns, F8E4M3FN/F8E5M2 their 8-bit ones.
+/// The float kinds come last (from F16 on).
+enum class ElementKind : uint8_t {
+  I1,
+  I8,
+  I16,
+  I32,
+  I64,
+  F16,
+  BF16,
+  F32,
+  F8E4M3FN,
+  F8E5M2
+};
 
 /// The memory element kind of `type`, or failure for types the executor
 /// cannot hold in memory.

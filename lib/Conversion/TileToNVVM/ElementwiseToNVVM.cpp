@@ -236,6 +236,86 @@ struct SelectLowering : OpConversionPattern<SelectOp> {
   }
 };
 
+bool isFloat8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+
+/// One inline-asm instruction of one result and `inputs`.
+Value asmOp(OpBuilder &b, Location loc, Type result, StringRef ptx,
+            StringRef constraints, ValueRange inputs) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, result, inputs, ptx, constraints, /*has_side_effects=*/false,
+      /*is_align_stack=*/false, LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr(), ArrayAttr());
+  return op.getResult(0);
+}
+
+/// fp8 <-> float, two elements an instruction (sm_89+; tilegpu-assign-
+/// layouts refuses older chips): to fp8 by cvt.rn.satfinite.{e4m3x2,e5m2x2}
+/// .f32 (nearest even, saturating to the largest finite value, as the CPU
+/// executor), from fp8 by cvt.rn.f16x2.{e4m3x2,e5m2x2} (exact: every fp8
+/// value is an f16) and then f16 -> the float type. fp8 registers are i8
+/// vectors under an arith.bitcast.
+Value convertFloat8(OpBuilder &b, Location loc, Value src, Type from, Type to,
+                    Type resultType) {
+  Type i8 = b.getI8Type(), i16 = b.getI16Type(), i32 = b.getI32Type();
+  Type f16 = b.getF16Type(), f32 = b.getF32Type();
+  auto srcType = cast<VectorType>(src.getType());
+  int64_t n = srcType.getNumElements();
+  SmallVector<Value> out;
+  if (isFloat8(from)) {
+    StringRef fmt = isa<Float8E4M3FNType>(from) ? "e4m3x2" : "e5m2x2";
+    std::string ptx = ("cvt.rn.f16x2." + fmt + " $0, $1;").str();
+    Value bytes =
+        arith::BitcastOp::create(b, loc, VectorType::get({n}, i8), src);
+    SmallVector<Value> elems = unpackVector(b, loc, bytes);
+    for (int64_t i = 0; i < n; i += 2) {
+      // The pair's first element in the low byte (the low f16 of the result).
+      Value lo = arith::ExtUIOp::create(b, loc, i16, elems[i]);
+      Value pair = lo;
+      if (i + 1 < n) {
+        Value hi = arith::ExtUIOp::create(b, loc, i16, elems[i + 1]);
+        hi = arith::ShLIOp::create(
+            b, loc, hi, arith::ConstantIntOp::create(b, loc, i16, 8));
+        pair = arith::OrIOp::create(b, loc, lo, hi);
+      }
+      Value halves = asmOp(b, loc, i32, ptx, "=r,h", ValueRange{pair});
+      Value vec =
+          LLVM::BitcastOp::create(b, loc, VectorType::get({2}, f16), halves);
+      for (int64_t j = 0; j < 2 && i + j < n; ++j) {
+        Value h = vector::ExtractOp::create(b, loc, vec, j);
+        if (to.isF16())
+          out.push_back(h);
+        else if (to.isF32())
+          out.push_back(arith::ExtFOp::create(b, loc, f32, h));
+        else // exact: f16 -> f32 -> bf16 keeps every fp8 value
+          out.push_back(arith::TruncFOp::create(
+              b, loc, to, arith::ExtFOp::create(b, loc, f32, h)));
+      }
+    }
+    return packVector(b, loc, resultType, out);
+  }
+  StringRef fmt = isa<Float8E4M3FNType>(to) ? "e4m3x2" : "e5m2x2";
+  std::string ptx = ("cvt.rn.satfinite." + fmt + ".f32 $0, $1, $2;").str();
+  SmallVector<Value> elems = unpackVector(b, loc, src);
+  for (Value &e : elems)
+    if (!e.getType().isF32())
+      e = arith::ExtFOp::create(b, loc, f32, e);
+  SmallVector<Value> bytes;
+  for (int64_t i = 0; i < n; i += 2) {
+    // cvt puts its first source in the high byte: the pair's second element.
+    Value second =
+        i + 1 < n
+            ? elems[i + 1]
+            : arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0f));
+    Value pair =
+        asmOp(b, loc, i16, ptx, "=h,f,f", ValueRange{second, elems[i]});
+    Value vec = LLVM::BitcastOp::create(b, loc, VectorType::get({2}, i8), pair);
+    for (int64_t j = 0; j < 2 && i + j < n; ++j)
+      bytes.push_back(vector::ExtractOp::create(b, loc, vec, j));
+  }
+  Value packed = packVector(b, loc, VectorType::get({n}, i8), bytes);
+  return arith::BitcastOp::create(b, loc, resultType, packed);
+}
+
 struct AsTypeLowering : OpConversionPattern<AsTypeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -249,6 +329,14 @@ struct AsTypeLowering : OpConversionPattern<AsTypeOp> {
     Value result;
     if (from == to)
       result = src;
+    else if ((isFloat8(from) || isFloat8(to)) &&
+             (!isa<FloatType>(from) || !isa<FloatType>(to) ||
+              (isFloat8(from) && isFloat8(to))))
+      return op.emitOpError()
+             << "fp8 converts to and from f16, bf16 and f32 only, got " << from
+             << " -> " << to;
+    else if (isFloat8(from) || isFloat8(to))
+      result = convertFloat8(rewriter, loc, src, from, to, type);
     else if (isa<FloatType>(from) && isa<FloatType>(to))
       result = from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth()
                    ? Value(arith::TruncFOp::create(rewriter, loc, type, src))

@@ -198,6 +198,13 @@ struct LoadLowering : OpConversionPattern<tilegpu::LoadOp> {
     if (failed(padValue))
       return failure();
     Value pad = *padValue;
+    // fp8 has no LLVM type: its bytes are loaded as i8 (and the padding's
+    // bit pattern with them), the result bitcast back.
+    bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(elementType);
+    if (fp8) {
+      elementType = rewriter.getI8Type();
+      pad = arith::BitcastOp::create(rewriter, loc, elementType, pad);
+    }
     unsigned width =
         accessWidth(op, type, layout, op.getOffsets(), op.getDims(), rank);
     ThreadAddresses addresses(rewriter, loc, view, type, layout, threadPart,
@@ -249,9 +256,17 @@ struct LoadLowering : OpConversionPattern<tilegpu::LoadOp> {
       llvm::append_range(elements,
                          unpackVector(rewriter, loc, ifOp.getResult(0)));
     }
-    rewriter.replaceOp(op, packVector(rewriter, loc,
-                                      getTypeConverter()->convertType(type),
-                                      elements));
+    Type resultType = getTypeConverter()->convertType(type);
+    if (fp8) {
+      Value bytes = packVector(
+          rewriter, loc,
+          VectorType::get({static_cast<int64_t>(elements.size())}, elementType),
+          elements);
+      rewriter.replaceOp(
+          op, arith::BitcastOp::create(rewriter, loc, resultType, bytes));
+      return success();
+    }
+    rewriter.replaceOp(op, packVector(rewriter, loc, resultType, elements));
     return success();
   }
 };
@@ -274,8 +289,17 @@ struct StoreLowering : OpConversionPattern<tilegpu::StoreOp> {
         threadCoords(rewriter, loc, layout, lane, warp);
     Value owner = isOwnerThread(rewriter, loc, layout, lane, warp);
     Type elementType = type.getElementType();
-    SmallVector<Value> elements =
-        unpackVector(rewriter, loc, adaptor.getValue());
+    Value registers = adaptor.getValue();
+    // fp8 has no LLVM type: its bytes are stored as i8.
+    if (isa<Float8E4M3FNType, Float8E5M2Type>(elementType)) {
+      elementType = rewriter.getI8Type();
+      registers = arith::BitcastOp::create(
+          rewriter, loc,
+          VectorType::get(cast<VectorType>(registers.getType()).getShape(),
+                          elementType),
+          registers);
+    }
+    SmallVector<Value> elements = unpackVector(rewriter, loc, registers);
     ArrayRef<int64_t> dims = op.getDims();
     unsigned width = accessWidth(op, type, layout, op.getOffsets(), dims, rank);
     ThreadAddresses addresses(rewriter, loc, view, type, layout, threadPart,

@@ -1,10 +1,10 @@
 //===- TmaToNVVM.cpp - tensor-memory-accelerator copies -------------------===//
 //
-// tilegpu.tma_copy -> one cp.async.bulk.tensor per 64-element piece of the
-// 128B-swizzled stage (a box of the tensor map: the piece's rows of 128
-// bytes, which the copy engine swizzles as wgmma reads them), completing on
-// an mbarrier; tilegpu.mbarrier_expect_tx -> mbarrier.arrive.expect_tx;
-// tilegpu.thread_id -> tid.x.
+// tilegpu.tma_copy -> one cp.async.bulk.tensor per 128-byte piece (64
+// 16-bit or 128 8-bit elements) of the 128B-swizzled stage (a box of the tensor
+// map: the piece's rows of 128 bytes, which the copy engine swizzles as wgmma
+// reads them), completing on an mbarrier; tilegpu.mbarrier_expect_tx ->
+// mbarrier.arrive.expect_tx; tilegpu.thread_id -> tid.x.
 //
 // The tensor map is a kernel parameter (a grid-constant byval array of 128
 // bytes); its generic address is what the copy names. Coordinates go
@@ -25,7 +25,6 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-constexpr int64_t kPiece = 64; // elements of a 128-byte row
 constexpr int64_t kPieceRowBytes = 128;
 
 struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
@@ -38,7 +37,10 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
     auto layout = cast<SharedLayoutAttr>(buffer.getLayout());
     unsigned inner = layout.getOrder()[0], outer = 1 - inner;
     int64_t rows = buffer.getShape()[outer];
-    int64_t pieces = buffer.getShape()[inner] / kPiece;
+    // Elements of a 128-byte row: 64 of 16 bits, 128 of 8 (fp8).
+    int64_t piece =
+        kPieceRowBytes * 8 / buffer.getElementType().getIntOrFloatBitWidth();
+    int64_t pieces = buffer.getShape()[inner] / piece;
     ArrayRef<int64_t> dims = op.getDims();
     int64_t rank = static_cast<int64_t>(adaptor.getCoords().size());
     SmallVector<int64_t> order = {dims[inner], dims[outer]};
@@ -53,7 +55,7 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
         coords.push_back(adaptor.getCoords()[d]);
       if (p)
         coords[0] = arith::AddIOp::create(rewriter, loc, coords[0],
-                                          i32Const(rewriter, loc, p * kPiece));
+                                          i32Const(rewriter, loc, p * piece));
       Value dst = LLVM::GEPOp::create(
           rewriter, loc, adaptor.getBuffer().getType(), rewriter.getI8Type(),
           adaptor.getBuffer(),

@@ -4,15 +4,19 @@
 //
 // Each warpgroup (warps 4g .. 4g+3) computes, per repetition `rep` of the
 // layout, the 64 rows rep * 16 * W + 64 * g + [0, 64) of the tile with one
-// m64nNk16 instruction per 16-wide k step (N = the whole tile width). The
+// m64nNk16 instruction per 16-wide k step (N = the whole tile width); fp8
+// (e4m3, e5m2) with one m64nNk32 per 32-wide step: 32 bytes of K either
+// way, so the descriptors advance alike. fp8 has no transposed operands:
+// both are K-major (checked by tilegpu-assign-layouts), and A is shared. The
 // accumulator registers of a warp are those of the mma.sync layout in the
 // same order (PTX ISA, "wgmma register fragments": d[4i .. 4i+3] of a thread
 // are the m16n8 C fragment of column block i), and a register A operand (P)
 // is the mma.sync A fragment of the warp's 16 rows, so no data moves.
 //
 // Shared operands are read through matrix descriptors. The tile is in the
-// 128B-swizzle layout with 64-element pieces (#tilegpu.shared chunk = 64):
-//   element (outer o, inner i) at (i / 64) * piece + o * 128 + (i % 64) * 2
+// 128B-swizzle layout with 128-byte pieces (#tilegpu.shared chunk = 64
+// 16-bit or 128 8-bit elements, E of them a piece row):
+//   element (outer o, inner i) at (i / E) * piece + o * 128 + (i % E) * bytes
 //   bytes, piece = outer * 128, swizzled by the hardware with address bits
 //   [7, 10) (the tile is 1024-byte aligned).
 // K-major operand (inner = K): start = element (mn0, k0), stride byte offset
@@ -178,16 +182,26 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     SharedBufferType bType = op.getB().getType();
     int64_t k = bType.getShape()[0];
     Type elementType = bType.getElementType();
-    if (!elementType.isF16() && !elementType.isBF16())
-      return op.emitOpError() << "wgmma is lowered for f16 and bf16";
-    if (k % 16 != 0 || n % 8 != 0 || n > 256 || warps % 4 != 0)
+    bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(elementType);
+    if (!elementType.isF16() && !elementType.isBF16() && !fp8)
+      return op.emitOpError()
+             << "wgmma is lowered for f16, bf16, f8E4M3FN and f8E5M2";
+    // K of one instruction: 32 bytes of each row of A and column of B.
+    int64_t kStep = fp8 ? 32 : 16;
+    if (k % kStep != 0 || n % 8 != 0 || n > 256 || warps % 4 != 0)
       return op.emitOpError()
              << "a " << m << "x" << n << "x" << k << " mma with " << warps
-             << " warps does not fit wgmma m64nNk16 (K a multiple of 16, N "
-                "of 8 up to 256, whole warpgroups)";
-    int64_t repM = m / (16 * warps), nTiles = n / 8, kSteps = k / 16;
+             << " warps does not fit wgmma m64nNk" << kStep
+             << " (K a multiple of " << kStep
+             << ", N of 8 up to 256, whole warpgroups)";
+    if (fp8 && !isa<SharedBufferType>(op.getA().getType()))
+      return op.emitOpError() << "fp8 wgmma reads A from shared memory only";
+    int64_t repM = m / (16 * warps), nTiles = n / 8, kSteps = k / kStep;
     int64_t accPerRep = nTiles * 4;
-    StringRef ptxType = elementType.isBF16() ? "bf16" : "f16";
+    StringRef ptxType = elementType.isBF16()                 ? "bf16"
+                        : isa<Float8E4M3FNType>(elementType) ? "e4m3"
+                        : isa<Float8E5M2Type>(elementType)   ? "e5m2"
+                                                             : "f16";
     auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
     Type i32 = rewriter.getI32Type();
 
@@ -209,6 +223,10 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
       if (failed(a))
         return failure();
       aOperand = *a;
+      if (fp8 && (!aOperand->kMajor || !bOperand->kMajor))
+        return op.emitOpError()
+               << "fp8 wgmma has no transposed operands: A and B must be "
+                  "K-major in shared memory";
       Value groupBytes = arith::MulIOp::create(
           rewriter, loc, uniformWarpgroupId(rewriter, loc),
           c32(aOperand->offset(64, 0)));
@@ -254,8 +272,8 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
         // scale-d (accumulate) is a predicate: set from the last input.
         int64_t scaleD = accPerRep + (aOperand ? 1 : 4) + 1;
         os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << scaleD << ", 0;\n";
-        os << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << ptxType
-           << "." << ptxType << " {";
+        os << "wgmma.mma_async.sync.aligned.m64n" << n << "k" << kStep
+           << ".f32." << ptxType << "." << ptxType << " {";
         for (int64_t i = 0; i < accPerRep; ++i)
           os << (i ? ", " : "") << "$" << i;
         os << "}, ";
@@ -264,7 +282,7 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
         int64_t next = accPerRep;
         if (aOperand) {
           inputs.push_back(aOperand->descriptor(
-              rewriter, loc, aOperand->offset(row0, ks * 16)));
+              rewriter, loc, aOperand->offset(row0, ks * kStep)));
           constraints.push_back("l");
           os << "$" << next++ << ", ";
         } else {
@@ -276,15 +294,18 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
           }
           os << "}, ";
         }
-        inputs.push_back(
-            bOperand->descriptor(rewriter, loc, bOperand->offset(0, ks * 16)));
+        inputs.push_back(bOperand->descriptor(rewriter, loc,
+                                              bOperand->offset(0, ks * kStep)));
         constraints.push_back("l");
         // p, scale-a = scale-b = 1, then the transpose flags (register A
-        // has none).
-        os << "$" << next++ << ", p, 1, 1, ";
-        if (aOperand)
-          os << (aOperand->kMajor ? 0 : 1) << ", ";
-        os << (bOperand->kMajor ? 0 : 1) << ";\n}";
+        // has none; fp8 has none: both operands are K-major).
+        os << "$" << next++ << ", p, 1, 1";
+        if (!fp8) {
+          if (aOperand)
+            os << ", " << (aOperand->kMajor ? 0 : 1);
+          os << ", " << (bOperand->kMajor ? 0 : 1);
+        }
+        os << ";\n}";
         inputs.push_back(c32(zeroAcc && ks == 0 ? 0 : 1));
         constraints.push_back("r");
         SmallVector<Value> tied(acc.begin() + rep * accPerRep,

@@ -199,13 +199,13 @@ func.func @div_f16(%A: !tile.view<?x?xf16>) attributes {tilegpu.num_warps = 1 : 
 #mma = #tilegpu.mma<version = 3, warps = [4, 1]>
 #kmajor = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 8, chunk = 64>
 #kmajor4 = #tilegpu.shared<order = [1, 0], vec = 4, perPhase = 1, maxPhase = 8, chunk = 32>
-// wgmma multiplies 16-bit operands.
+// wgmma multiplies 16-bit and fp8 operands.
 func.func @wgmma_f32(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32
   %a = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x32xf32, #kmajor4>
   %b = tilegpu.alloc {offset = 16384 : i64} : !tilegpu.smem<32x32xf32, #kmajor4>
   %acc = tile.full 0.0 shape [64, 32] : tensor<64x32xf32, #mma>
-  // expected-error @+2 {{'tilegpu.mma' op wgmma is lowered for f16 and bf16}}
+  // expected-error @+2 {{'tilegpu.mma' op wgmma is lowered for f16, bf16, f8E4M3FN and f8E5M2}}
   // expected-error @+1 {{failed to legalize operation 'tilegpu.mma' that was explicitly marked illegal}}
   %d = tilegpu.mma %a, %b, %acc : !tilegpu.smem<64x32xf32, #kmajor4>, !tilegpu.smem<32x32xf32, #kmajor4>, tensor<64x32xf32, #mma>
   tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<64x32xf32, #mma>, !tile.view<?x?xf32>
@@ -358,5 +358,57 @@ func.func @atomic_replicated_result(%A: !tile.view<?xf32>) attributes {tilegpu.n
   // expected-error @+1 {{failed to legalize operation 'tilegpu.atomic' that was explicitly marked illegal}}
   %o = tilegpu.atomic add %t, %A[%c0] dims [0] : tensor<16xf32, #b>, !tile.view<?xf32> -> tensor<16xf32, #b>
   tilegpu.store %o, %A[%c0] dims [0] : tensor<16xf32, #b>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+#wg8 = #tilegpu.shared<order = [1, 0], vec = 16, perPhase = 1, maxPhase = 8, chunk = 128>
+#wg8t = #tilegpu.shared<order = [0, 1], vec = 16, perPhase = 1, maxPhase = 8, chunk = 128>
+// fp8 wgmma has no transposed operands: B (K x N) must be K-major (order
+// [0, 1]), not N-major.
+func.func @wgmma_fp8_n_major(%O: !tile.view<?x?xf32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.alloc {offset = 0 : i64} : !tilegpu.smem<64x128xf8E4M3FN, #wg8>
+  %b = tilegpu.alloc {offset = 8192 : i64} : !tilegpu.smem<128x128xf8E4M3FN, #wg8>
+  %acc = tile.full 0.0 shape [64, 128] : tensor<64x128xf32, #mma>
+  // expected-error @+2 {{'tilegpu.mma' op fp8 wgmma has no transposed operands: A and B must be K-major in shared memory}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.mma'}}
+  %d = tilegpu.mma %a, %b, %acc : !tilegpu.smem<64x128xf8E4M3FN, #wg8>,
+      !tilegpu.smem<128x128xf8E4M3FN, #wg8>, tensor<64x128xf32, #mma>
+  tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<64x128xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 3, warps = [4, 1]>
+#wg8t = #tilegpu.shared<order = [0, 1], vec = 16, perPhase = 1, maxPhase = 8, chunk = 128>
+// fp8 wgmma reads A from shared memory (no register-A form here).
+func.func @wgmma_fp8_register_a(%O: !tile.view<?x?xf32>, %A: !tile.view<?x?xf8E4M3FN>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf8E4M3FN> -> tensor<64x128xf8E4M3FN, #mma>
+  %b = tilegpu.alloc {offset = 8192 : i64} : !tilegpu.smem<128x128xf8E4M3FN, #wg8t>
+  %acc = tile.full 0.0 shape [64, 128] : tensor<64x128xf32, #mma>
+  // expected-error @+2 {{'tilegpu.mma' op fp8 wgmma reads A from shared memory only}}
+  // expected-error @+1 {{failed to legalize operation 'tilegpu.mma'}}
+  %d = tilegpu.mma %a, %b, %acc : tensor<64x128xf8E4M3FN, #mma>,
+      !tilegpu.smem<128x128xf8E4M3FN, #wg8t>, tensor<64x128xf32, #mma>
+  tilegpu.store %d, %O[%c0, %c0] dims [0, 1] : tensor<64x128xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]>
+// fp8 converts to and from floats only.
+func.func @fp8_to_int(%A: !tile.view<?x?xf8E4M3FN>, %B: !tile.view<?x?xi32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf8E4M3FN> -> tensor<8x16xf8E4M3FN, #b>
+  // expected-error @+2 {{'tile.astype' op fp8 converts to and from f16, bf16 and f32 only, got 'f8E4M3FN' -> 'i32'}}
+  // expected-error @+1 {{failed to legalize operation 'tile.astype'}}
+  %y = tile.astype %x : tensor<8x16xf8E4M3FN, #b> -> tensor<8x16xi32, #b>
+  tilegpu.store %y, %B[%c0, %c0] dims [0, 1] : tensor<8x16xi32, #b>, !tile.view<?x?xi32>
   return
 }

@@ -158,7 +158,8 @@ LogicalResult mlir::tile::verifyShapeAgainstSpec(Operation *op, ArrayAttr shape,
 }
 
 bool mlir::tile::isMmaOperandElementType(Type type) {
-  return type.isF16() || type.isBF16() || isa<DTypeParamType>(type);
+  return type.isF16() || type.isBF16() ||
+         isa<Float8E4M3FNType, Float8E5M2Type, DTypeParamType>(type);
 }
 
 bool mlir::tile::isFloatLikeElementType(Type type) {

@@ -490,8 +490,9 @@ LogicalResult MmaOp::verify() {
   if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
     return emitOpError() << "operands must be rank-2 tiles";
   if (!isMmaOperandElementType(a.getElementType()))
-    return emitOpError() << "operand a must be f16 or bf16, got "
-                         << a.getElementType();
+    return emitOpError()
+           << "operand a must be f16, bf16, f8E4M3FN or f8E5M2, got "
+           << a.getElementType();
   if (a.getElementType() != b.getElementType())
     return emitOpError() << "operands a and b must have one element type, got "
                          << a.getElementType() << " and " << b.getElementType();

@@ -64,8 +64,9 @@ LogicalResult AsyncCopyOp::verify() {
     return emitOpError() << "copies into one 2-d stage (use subview)";
   if (buffer.getElementType() != getView().getType().getElementType())
     return emitOpError() << "element type differs from the view's";
-  if (buffer.getElementType().getIntOrFloatBitWidth() != 16)
-    return emitOpError() << "copies 16-bit elements only";
+  unsigned bits = buffer.getElementType().getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 8)
+    return emitOpError() << "copies 16-bit or 8-bit elements only";
   return verifyViewAccess(*this, getView().getType(), getOffsets().size(),
                           getDims(), 2);
 }
@@ -74,13 +75,14 @@ LogicalResult TmaCopyOp::verify() {
   SharedBufferType buffer = getBuffer().getType();
   if (buffer.getShape().size() != 2)
     return emitOpError() << "copies into one 2-d stage (use subview)";
-  if (buffer.getElementType().getIntOrFloatBitWidth() != 16)
-    return emitOpError() << "copies 16-bit elements only";
+  unsigned bits = buffer.getElementType().getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 8)
+    return emitOpError() << "copies 16-bit or 8-bit elements only";
   auto layout = dyn_cast<SharedLayoutAttr>(buffer.getLayout());
-  if (!layout || layout.getChunk() * 2 != 128 || layout.getMaxPhase() != 8 ||
-      layout.getPerPhase() != 1)
-    return emitOpError() << "needs the 128B-swizzle layout with 64-element "
-                            "pieces, got "
+  if (!layout || layout.getChunk() * bits != 128 * 8 ||
+      layout.getMaxPhase() != 8 || layout.getPerPhase() != 1)
+    return emitOpError() << "needs the 128B-swizzle layout with 128-byte "
+                            "pieces (64 16-bit or 128 8-bit elements), got "
                          << buffer;
   int64_t rank = static_cast<int64_t>(getCoords().size());
   if (rank < 2 || rank > 5)

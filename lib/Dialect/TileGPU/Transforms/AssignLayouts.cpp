@@ -106,21 +106,56 @@ bool isConstantSource(Operation *op) {
   return isa<tile::FullOp, tile::SplatOp, tile::IotaOp, arith::ConstantOp>(op);
 }
 
+/// Whether `mma` multiplies fp8 (e4m3 or e5m2) operands.
+bool isFp8Mma(tile::MmaOp mma) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(
+      cast<RankedTensorType>(mma.getA().getType()).getElementType());
+}
+
+bool anyFp8Mma(func::FuncOp func) {
+  return func
+      .walk([](tile::MmaOp mma) {
+        return isFp8Mma(mma) ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Why `mma` cannot run on wgmma with `numWarps` warps, or "" when it can:
 /// whole warpgroups over M, N <= 256, 16-bit operands, and every operand
-/// staged from a load fitting the 128B-swizzle layout.
+/// staged from a load fitting the 128B-swizzle layout. fp8 operands (K = 32
+/// per instruction, no transposed operands) must both be loads that are
+/// K-major in memory: A row-major, B read from an N x K view.
 std::string wgmmaMismatch(tile::MmaOp mma, int numWarps) {
   auto accType = cast<RankedTensorType>(mma.getAcc().getType());
   auto aType = cast<RankedTensorType>(mma.getA().getType());
+  Type element = aType.getElementType();
+  bool fp8 = isFp8Mma(mma);
+  unsigned bits = element.getIntOrFloatBitWidth();
   if (numWarps % 4 != 0)
     return "wgmma needs whole warpgroups (num_warps a multiple of 4)";
-  if (!aType.getElementType().isF16() && !aType.getElementType().isBF16())
-    return "wgmma is lowered for f16 and bf16 operands";
+  if (!element.isF16() && !element.isBF16() && !fp8)
+    return "wgmma is lowered for f16, bf16, f8E4M3FN and f8E5M2 operands";
   if (accType.hasStaticShape() && accType.getDimSize(1) > 256)
     return "wgmma needs N <= 256";
+  if (fp8 && aType.hasStaticShape() && aType.getDimSize(1) % 32 != 0)
+    return "fp8 wgmma needs K a multiple of 32";
   for (Value v : {mma.getA(), mma.getB()}) {
     auto load = v.getDefiningOp<LoadOp>();
     auto type = cast<RankedTensorType>(v.getType());
+    if (fp8) {
+      // The K dimension: A's 1, B's 0.
+      unsigned kDim = v == mma.getA() ? 1 : 0;
+      if (!load)
+        return "fp8 operands must be loaded from memory (a computed fp8 "
+               "operand is not staged)";
+      int dim = getContiguousTileDim(load.getView().getType().getRank(),
+                                     load.getDims());
+      if (dim != static_cast<int>(kDim))
+        return v == mma.getA()
+                   ? "fp8 wgmma needs A K-major (row-major M x K)"
+                   : "fp8 wgmma needs B K-major (an N x K view loaded with "
+                     "order [1, 0])";
+    }
     if (!load) {
       // B is staged from registers, row-major; a computed A is normally in
       // the accumulator layout already (attention's P) and not staged.
@@ -134,10 +169,11 @@ std::string wgmmaMismatch(tile::MmaOp mma, int numWarps) {
                                    load.getDims());
     if (dim < 0 || load.getType().getRank() != 2 ||
         !load.getType().hasStaticShape() ||
-        !fitsWgmmaSharedLayout(load.getType().getShape(), 16,
+        !fitsWgmmaSharedLayout(load.getType().getShape(), bits,
                                static_cast<unsigned>(dim)))
       return "a shared operand does not fit the 128B-swizzle layout "
-             "(contiguous dimension a multiple of 64, the other of 8)";
+             "(contiguous dimension a multiple of 128 bytes, the other of "
+             "8)";
   }
   return "";
 }
@@ -652,6 +688,26 @@ struct TileGPUAssignLayoutsPass
     FailureOr<TargetChip> target = TargetChip::lookup(func);
     if (failed(target))
       return signalPassFailure();
+    // fp8 <-> float conversions are sm_89's cvt (e4m3x2, e5m2x2).
+    unsigned chipVersion = 0;
+    StringRef chipDigits = chip;
+    if (chipDigits.consume_front("sm_") &&
+        !chipDigits.consumeInteger(10, chipVersion) && chipVersion < 89) {
+      WalkResult walk = func.walk([&](tile::AsTypeOp op) {
+        Type from = op.getSource().getType().getElementType();
+        Type to = op.getType().getElementType();
+        if (!isa<Float8E4M3FNType, Float8E5M2Type>(from) &&
+            !isa<Float8E4M3FNType, Float8E5M2Type>(to))
+          return WalkResult::advance();
+        op.emitOpError() << "converts fp8 (" << from << " -> " << to
+                         << "), which needs chip sm_89 or newer (cvt "
+                            "e4m3x2/e5m2x2), got '"
+                         << chip << "'";
+        return WalkResult::interrupt();
+      });
+      if (walk.wasInterrupted())
+        return signalPassFailure();
+    }
     int warps = numWarps > 0 ? numWarps
                              : static_cast<int>(getLaunchHint(func, "num_warps",
                                                               target->getName(),
@@ -720,15 +776,35 @@ struct TileGPUAssignLayoutsPass
         std::string why = wgmmaMismatch(mma, warps);
         if (why.empty())
           return WalkResult::advance();
-        if (mmaVersion == 3)
-          mma.emitOpError() << "cannot use wgmma (mma-version=3): " << why;
+        // fp8 has no mma.sync to fall back to: say why wgmma does not fit.
+        if (mmaVersion == 3 || isFp8Mma(mma))
+          mma.emitOpError()
+              << "cannot use wgmma"
+              << (mmaVersion == 3 ? " (mma-version=3)" : "") << ": " << why;
         return WalkResult::interrupt();
       });
       if (walk.wasInterrupted()) {
-        if (mmaVersion == 3)
+        if (mmaVersion == 3 || anyFp8Mma(func))
           return signalPassFailure();
         version = 2;
       }
+    }
+    // mma.sync is lowered for 16-bit operands only (sm_89's e4m3 mma.sync
+    // is not used): fp8 needs wgmma, so sm_90a.
+    if (version == 2) {
+      WalkResult walk =
+          func.walk([&](tile::MmaOp mma) {
+            if (!isFp8Mma(mma))
+              return WalkResult::advance();
+            mma.emitOpError()
+                << "fp8 operands need Hopper's wgmma (chip sm_90a, mma-version "
+                   "0 or 3); chip '"
+                << chip << "' with mma-version " << static_cast<int>(mmaVersion)
+                << " lowers mma.sync, which is lowered for f16 and bf16 only";
+            return WalkResult::interrupt();
+          });
+      if (walk.wasInterrupted())
+        return signalPassFailure();
     }
     // Off unless asked for (the option, or the kernel's hint): the
     // conversion needs shared memory for the whole tile.

@@ -88,6 +88,7 @@ public:
   /// The shared layout of an operand tile whose `contiguousDim` is
   /// contiguous.
   SharedLayoutAttr getOperandLayout(ArrayRef<int64_t> shape,
+                                    unsigned elementBits,
                                     unsigned contiguousDim) const;
 
 private:

@@ -19,13 +19,14 @@ using namespace mlir::tilegpu;
 
 SharedLayoutAttr
 MmaOperandStager::getOperandLayout(ArrayRef<int64_t> shape,
+                                   unsigned elementBits,
                                    unsigned contiguousDim) const {
   MLIRContext *ctx = mma.getContext();
   if (mma.getVersion() == 3)
-    return getWgmmaSharedLayout(ctx, 16, contiguousDim);
+    return getWgmmaSharedLayout(ctx, elementBits, contiguousDim);
   if (padded)
-    return getPaddedSharedLayout(ctx, 16, contiguousDim);
-  return getSwizzledSharedLayout(ctx, shape, 16, contiguousDim);
+    return getPaddedSharedLayout(ctx, elementBits, contiguousDim);
+  return getSwizzledSharedLayout(ctx, shape, elementBits, contiguousDim);
 }
 
 Value MmaOperandStager::allocate(SharedBufferType type, Operation *loop,
@@ -59,7 +60,9 @@ FailureOr<Value> MmaOperandStager::stageLoad(LoadOp load, bool isOperandA) {
   auto type = load.getType();
   if (type.getRank() != 2)
     return load.emitOpError() << "an mma operand must be a 2-d tile";
-  if (type.getElementType().getIntOrFloatBitWidth() != 16)
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  // fp8 operands (wgmma only, checked by the layout assignment) are 8-bit.
+  if (bits != 16 && !(bits == 8 && mma.getVersion() == 3))
     return load.emitOpError() << "mma operands must be 16-bit";
   if (load.getPadding() != tile::Padding::zero)
     return load.emitOpError()
@@ -78,9 +81,15 @@ FailureOr<Value> MmaOperandStager::stageLoad(LoadOp load, bool isOperandA) {
               "dimension walks the view's last (contiguous) dimension";
   if (contiguous < 0)
     contiguous = 1;
+  if (byRegisters && bits == 8)
+    return load.emitOpError()
+           << "an fp8 mma operand is copied to shared memory by cp.async or "
+              "TMA: its view needs an alignment of at least 4 bytes (rows of "
+              "a multiple of 4 elements; 16 for TMA)";
   auto bufferType = SharedBufferType::get(
       func.getContext(), type.getShape(), type.getElementType(),
-      getOperandLayout(type.getShape(), static_cast<unsigned>(contiguous)));
+      getOperandLayout(type.getShape(), bits,
+                       static_cast<unsigned>(contiguous)));
   auto loop = load->getParentOfType<scf::ForOp>();
   Location loc = load.getLoc();
   Value buffer = allocate(bufferType, loop, loc);
@@ -129,7 +138,7 @@ FailureOr<Value> MmaOperandStager::stageValue(Value value, Operation *user,
   // N-contiguous (read with ldmatrix.trans, or MN-major by wgmma).
   auto bufferType = SharedBufferType::get(
       func.getContext(), type.getShape(), type.getElementType(),
-      getOperandLayout(type.getShape(), /*dim=*/1));
+      getOperandLayout(type.getShape(), 16, /*dim=*/1));
   OpBuilder b(func.getContext());
   if (Operation *def = value.getDefiningOp())
     b.setInsertionPointAfter(def);

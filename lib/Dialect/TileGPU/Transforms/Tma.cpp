@@ -33,7 +33,7 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-constexpr int64_t kPiece = 64; // elements of one 128-byte swizzled row
+constexpr int64_t kPieceBytes = 128; // one 128-byte swizzled row
 
 /// A producer copy to rewrite: into a ring stage (arrival on `full`) or a
 /// covered copy before the loops (followed by its commit).
@@ -73,15 +73,17 @@ std::string whyNot(AsyncCopyOp copy, func::FuncOp func, MapKey &key) {
            " (view-align); a tensor map needs 16 (or compile with --tma=off)";
   SharedBufferType buffer = copy.getBuffer().getType();
   auto layout = dyn_cast<SharedLayoutAttr>(buffer.getLayout());
-  if (!layout || layout.getChunk() != kPiece || layout.getMaxPhase() != 8 ||
-      layout.getPerPhase() != 1 ||
-      buffer.getElementType().getIntOrFloatBitWidth() != 16)
+  // 16-bit elements, or fp8's 8: a piece (one swizzled row) holds 64 or 128.
+  unsigned bits = buffer.getElementType().getIntOrFloatBitWidth();
+  int64_t piece = kPieceBytes * 8 / bits;
+  if (!layout || (bits != 16 && bits != 8) || layout.getChunk() != piece ||
+      layout.getMaxPhase() != 8 || layout.getPerPhase() != 1)
     return "a copy's buffer is not in the 128B-swizzle layout of 16-bit "
-           "elements";
+           "or 8-bit elements";
   unsigned inner = layout.getOrder()[0], outer = 1 - inner;
   int64_t rows = buffer.getShape()[outer];
-  if (buffer.getShape()[inner] % kPiece != 0 || rows % 8 != 0 || rows > 256)
-    return "a copy's tile is not whole 64-element pieces of at most 256 rows";
+  if (buffer.getShape()[inner] % piece != 0 || rows % 8 != 0 || rows > 256)
+    return "a copy's tile is not whole 128-byte pieces of at most 256 rows";
   ArrayRef<int64_t> dims = copy.getDims();
   int64_t rank = cast<tile::ViewType>(copy.getView().getType()).getRank();
   if (rank > 5)
@@ -92,7 +94,7 @@ std::string whyNot(AsyncCopyOp copy, func::FuncOp func, MapKey &key) {
     if (d != dims[inner] && d != dims[outer])
       key.dims.push_back(d);
   key.box.assign(rank, 1);
-  key.box[0] = kPiece;
+  key.box[0] = piece;
   key.box[1] = rows;
   return "";
 }

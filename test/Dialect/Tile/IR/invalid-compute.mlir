@@ -12,7 +12,7 @@ func.func @mma_rank(%a: tensor<1x64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<6
 // -----
 
 func.func @mma_operand_type(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) {
-  // expected-error @+1 {{'tile.mma' op operand a must be f16 or bf16, got 'f32'}}
+  // expected-error @+1 {{'tile.mma' op operand a must be f16, bf16, f8E4M3FN or f8E5M2, got 'f32'}}
   %0 = tile.mma %a, %b, %c : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
   return
 }

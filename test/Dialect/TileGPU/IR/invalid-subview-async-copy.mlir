@@ -42,7 +42,7 @@ func.func @copy_element(%v: !tile.view<?x?xf16>, %b: !tilegpu.smem<64x64xbf16, #
 
 #s = #tilegpu.shared<order = [1, 0], vec = 4, perPhase = 1, maxPhase = 1, pad = 4>
 func.func @copy_f32(%v: !tile.view<?x?xf32>, %b: !tilegpu.smem<64x64xf32, #s>, %i: i32) {
-  // expected-error @+1 {{'tilegpu.async_copy' op copies 16-bit elements only}}
+  // expected-error @+1 {{'tilegpu.async_copy' op copies 16-bit or 8-bit elements only}}
   tilegpu.async_copy %v[%i, %i] dims [0, 1] into %b : !tile.view<?x?xf32>, !tilegpu.smem<64x64xf32, #s>
   return
 }

@@ -6,7 +6,7 @@
 func.func @tma_copy_layout(%map: !tilegpu.tensor_map, %i: i32) {
   %buf = tilegpu.alloc : !tilegpu.smem<64x64xf16, #pad>
   %bar = tilegpu.mbarrier_alloc : !tilegpu.mbarrier<1>
-  // expected-error @+1 {{needs the 128B-swizzle layout with 64-element pieces}}
+  // expected-error @+1 {{needs the 128B-swizzle layout with 128-byte pieces (64 16-bit or 128 8-bit elements)}}
   tilegpu.tma_copy %map[%i, %i] dims [0, 1] into %buf, %bar[%i]
       : !tilegpu.smem<64x64xf16, #pad>, !tilegpu.mbarrier<1>
   return

@@ -64,7 +64,7 @@ func.func @narrow_rows(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>,
   %a = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<64x32xf16>
   %b = tilegpu.load %B[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<32x64xf16>
   %z = tile.full 0.0 shape [64, 64] : tensor<64x64xf32>
-  // STRICT: tilegpu-assign-layouts-wgmma.mlir:[[# @LINE + 1]]:8: error: 'tile.mma' op cannot use wgmma (mma-version=3): a shared operand does not fit the 128B-swizzle layout (contiguous dimension a multiple of 64, the other of 8)
+  // STRICT: tilegpu-assign-layouts-wgmma.mlir:[[# @LINE + 1]]:8: error: 'tile.mma' op cannot use wgmma (mma-version=3): a shared operand does not fit the 128B-swizzle layout (contiguous dimension a multiple of 128 bytes, the other of 8)
   %d = tile.mma %a, %b, %z : tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>
   tilegpu.store %d, %C[%c0, %c0] dims [0, 1] : tensor<64x64xf32>, !tile.view<?x?xf32>
   return

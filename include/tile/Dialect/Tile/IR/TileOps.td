@@ -340,8 +340,11 @@ def Tile_AtomicOp : Tile_Op<"atomic", [AttrSizedOperandSegments,
 def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "matrix multiply-accumulate on tensor cores: a x b + acc";
   let description = [{
-    `a` is `M x K`, `b` is `K x N`, both f16 or bf16 (the same type); `acc`
-    and the result are `M x N` f32.
+    `a` is `M x K`, `b` is `K x N`, both f16, bf16 or fp8 (`f8E4M3FN`,
+    `f8E5M2`; the same type); `acc` and the result are `M x N` f32. fp8
+    runs on Hopper's wgmma only (sm_90a), with both operands K-major in
+    memory (`a` row-major, `b` loaded from an `N x K` view with
+    `order [1, 0]`).
 
     ```mlir
     %s = tile.mma %q, %kt, %zero

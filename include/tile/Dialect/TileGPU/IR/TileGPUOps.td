@@ -410,7 +410,8 @@ def TileGPU_TmaCopyOp : TileGPU_Op<"tma_copy", [
     `coords` are the element offsets of the tile in each view dimension
     (view order), `dims` the view dimension of each tile dimension, as for
     `tilegpu.async_copy`. The buffer must be in the 128B-swizzle layout with
-    64-element pieces (the wgmma layout); each piece is one box of the map.
+    128-byte pieces (64 16-bit or 128 fp8 elements: the wgmma layout); each
+    piece is one box of the map.
     Elements outside the view are zero. The copies complete on barrier
     `index` of `barriers` (complete_tx); whoever issues them also announces
     their bytes there (`tilegpu.mbarrier_expect_tx`). Executed by the

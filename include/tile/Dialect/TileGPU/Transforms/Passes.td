@@ -536,8 +536,8 @@ def TileGPUTma : Pass<"tilegpu-tma", "::mlir::func::FuncOp"> {
 
     It applies (`mode=auto`) when every copy of the producer qualifies: a
     view that is a kernel argument (16-byte aligned base and strides, which
-    launchers check when they build the map), 16-bit elements, the wgmma
-    layout (64-element pieces, at most 256 rows), no predicate; `mode=on`
+    launchers check when they build the map), 16-bit or 8-bit elements,
+    the wgmma layout (128-byte pieces, at most 256 rows), no predicate; `mode=on`
     reports why not, `mode=off` keeps cp.async. The kernel hint `tma` (0 or
     1) chooses per kernel.
 
