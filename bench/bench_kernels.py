@@ -254,13 +254,17 @@ def run_layernorm(kernels, res, quick):
 
 def attention_candidates(kernels, dt, d, causal):
     """The fmha bundles for dtype `dt`, head dim `d`, causal or not, without
-    GQA or LSE: the problem bench_kernels.py and ab_fmha.py time."""
+    GQA or LSE, sliding window or soft-cap: the problem bench_kernels.py and
+    ab_fmha.py time."""
     return [k for k in kernels if k.manifest.kernel == "fmha"
             and k.manifest.params.get("DTYPE") == dt
             and k.manifest.params.get("HEAD_DIM") == d
             and bool(k.manifest.params.get("CAUSAL")) == causal
             and k.manifest.params.get("QUERY_GROUP_SIZE", 1) == 1
-            and not k.manifest.params.get("WITH_LSE", False)]
+            and not k.manifest.params.get("WITH_LSE", False)
+            and k.manifest.params.get("WINDOW_LEFT", -1) < 0
+            and k.manifest.params.get("WINDOW_RIGHT", -1) < 0
+            and k.manifest.params.get("SOFTCAP", 0) <= 0]
 
 
 def attention_args(q, k, v):

@@ -35,6 +35,9 @@
 #                  any row length; -time: also timed): bench/check_xent.py
 #         fp8    : kernels/gemm_fp8.mlir (e4m3 GEMM with scales), sm_90a:
 #                  bench/check_fp8.py
+#         window : kernels/fmha.mlir with a sliding window and/or soft-cap
+#                  (sm_90a timed, chkwindow-* checked; sm_80 too):
+#                  bench/check_window.py
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build),
 #   ALLOW_SPILLS (default 1): tile-compile refuses a kernel that ptxas
 #   reports spilling unless --allow-spills; these sets keep spilling
@@ -760,9 +763,63 @@ fp8)
   ALLOW_SPILLS=0 variant "fp8-p-s4-promote" "MAX_BLOCKS=132,PROMOTE=true" --stages=4
   ALLOW_SPILLS=0 variant "fp8-bias-gelu-f32" "HAS_BIAS=true,ACTIVATION=2,OUT_DTYPE=f32,ROW_SCALE=true"
   ALLOW_SPILLS=0 variant "fp8-f16-bias-relu" "HAS_BIAS=true,ACTIVATION=1,OUT_DTYPE=f16,COL_SCALE=true"
+window)
+  # Sliding window and logit soft-cap (kernels/fmha.mlir WINDOW_LEFT,
+  # WINDOW_RIGHT, SOFTCAP; issue 28) for bench/check_window.py. Spills are
+  # refused (ALLOW_SPILLS=0): every bundle here compiles without.
+  # Timed, B=4 H=32 D=128 (EVEN_K, TILE_M=128, the perf set's fastest
+  # options): for f16 and bf16, causal (c) and not (n), the plain forward
+  # (-, the reference for the soft-cap's cost), the soft-cap 50 (sc),
+  # the window 1024 (w: causal + 1024 keys back; not causal: 1024 on both
+  # sides) and both (wsc). Two configurations each: TMA + overlapped + O
+  # through shared memory (tmaov-cs; the split loop, a 24-register
+  # producer) and persistent TMA without the overlap (p-tma-cs): the
+  # persistent overlapped bundles spill 32-64 bytes with the window's three
+  # loops. Named window-DTYPE-MASK-CONFIG, MASK = c, n, sc-c, w-n, ...
+  export ALLOW_SPILLS=0
+  for dt in f16 bf16; do
+    for causal in true false; do
+      c=$([ $causal = true ] && echo c || echo n)
+      for mk in "-:" "sc:SOFTCAP=50" "w:WINDOW_LEFT=1024" "wsc:WINDOW_LEFT=1024,SOFTCAP=50"; do
+        m=${mk%%:*}
+        extra=${mk#*:}
+        [ $causal = false ] && extra=${extra/WINDOW_LEFT=1024/WINDOW_LEFT=1024,WINDOW_RIGHT=1024}
+        mask=$([ "$m" = - ] && echo "$c" || echo "$m-$c")
+        common="TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=$causal,EVEN_K=true,DTYPE=$dt${extra:+,$extra}"
+        if [ "$m" = - ] || [ "$m" = sc ]; then overlap_switches $c; else overlap_switches c; fi
+        variant "window-$dt-$mask-tmaov-cs" "$common" --num-warps=8 --stages=2 \
+          --tma=on --coalesce-stores=on "${OVERLAP[@]}"
+        variant "window-$dt-$mask-p-tma-cs" "$common" --num-warps=8 --stages=2 \
+          --producer-regs=56 --tma=on --coalesce-stores=on "--tile-pipeline=$O3{persistent=132}"
+        # Without the window, the fastest perf bundle too (persistent,
+        # overlapped, ping-pong; causal tiles in pairs).
+        if [ "$m" = - ] || [ "$m" = sc ]; then
+          persistent_options $c
+          overlap_switches $c "$PERSIST"
+          variant "window-$dt-$mask-p-tmaov-cs-pp" "$common" --num-warps=8 --stages=2 \
+            --tma=on --coalesce-stores=on --ping-pong=on "${OVERLAP[@]}"
+        fi
+      done
+    done
+  done
+  # Checked only, on ragged shapes (EVEN_K false, both causal alignments):
+  # small windows that cut tiles, GQA 4 with LSE, mma.sync, and sm_80.
+  overlap_switches c
+  variant "chkwindow-f16-w100-c-tmaov" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=true,EVEN_K=false,WINDOW_LEFT=100,SOFTCAP=20" \
+    --num-warps=8 --stages=2 --tma=on --coalesce-stores=on "${OVERLAP[@]}"
+  variant "chkwindow-bf16-w77r33-n-p" "TILE_M=128,TILE_N=128,HEAD_DIM=128,CAUSAL=false,EVEN_K=false,WINDOW_LEFT=77,WINDOW_RIGHT=33,DTYPE=bf16" \
+    --num-warps=8 --stages=2 --producer-regs=56 --tma=on --coalesce-stores=on "--tile-pipeline=$O3{persistent=132}"
+  variant "chkwindow-f16-w300-g4-lse-c" "TILE_M=128,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false,WINDOW_LEFT=300,SOFTCAP=30,QUERY_GROUP_SIZE=4,WITH_LSE=true" \
+    --tile-pipeline=$O3
+  variant "chkwindow-f16-sc30-n-sync" "TILE_M=128,TILE_N=64,HEAD_DIM=64,CAUSAL=false,EVEN_K=false,SOFTCAP=30" \
+    --mma-version=2 --tile-pipeline=$O3
+  variant "chkwindow-f16-w64r64-n-sm80" "TILE_M=64,TILE_N=64,HEAD_DIM=128,CAUSAL=false,EVEN_K=false,WINDOW_LEFT=64,WINDOW_RIGHT=64,SOFTCAP=50" \
+    --num-warps=4 --chip=sm_80 --tile-pipeline=$O3
+  variant "chkwindow-bf16-w200-c-sm80" "TILE_M=64,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false,WINDOW_LEFT=200,DTYPE=bf16" \
+    --num-warps=4 --chip=sm_80 --tile-pipeline=$O3
   ;;
 *)
-  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving, xent, fp8)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving, xent, fp8, window)" >&2
   exit 2
   ;;
 esac

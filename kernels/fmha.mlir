@@ -25,6 +25,23 @@
 //   WITH_LSE          also store the log-sum-exp m + log2(l) per row (exp2
 //                     domain, for a backward pass; FLT_MAX for empty rows)
 //   DTYPE             element type of Q, K, V and Out (f16 or bf16)
+//   WINDOW_LEFT, WINDOW_RIGHT
+//                     sliding window, FlashAttention's window_size: the query
+//                     at position p sees keys in [p - LEFT, p + RIGHT]
+//                     (intersected with CAUSAL); -1 = unlimited on that side
+//   SOFTCAP           logit soft-cap, an integer (Gemma 2: 50, Grok: 30):
+//                     s = SOFTCAP * tanh(s * qk_scale / SOFTCAP) before the
+//                     softmax (FlashAttention's softcap, on the scaled
+//                     scores); 0 = off
+//
+// The window and the cap are compile-time parameters, not arguments as in
+// FlashAttention: the defaults leave the kernel's ABI, IR and PTX as they
+// were; constant window sizes make the loop bounds and tile-split-loop's
+// split points plain arithmetic on the block's position; and models fix both
+// per layer (a bundle per distinct window). The key loop visits only the key
+// tiles the block's window touches (time grows with Sq * W, not Sq * Sk);
+// tile-split-loop derives from the mask which of them are fully visible and
+// leaves masked loops only at the window's two edges.
 //
 // Arguments: Q [B, H, Sq, D], K and V [B, H / QUERY_GROUP_SIZE, Sk, D],
 // Out [B, H, Sq, D], Lse [B, H, Sq] (f32, written only WITH_LSE), the softmax
@@ -50,7 +67,8 @@ func.func @fmha(
       tile.params = {TILE_M = 64 : i32, TILE_N = 64 : i32,
                      HEAD_DIM = 128 : i32, QUERY_GROUP_SIZE = 1 : i32,
                      CAUSAL = true, EVEN_K = true, WITH_LSE = false,
-                     DTYPE = f16}} {
+                     DTYPE = f16, WINDOW_LEFT = -1 : i32,
+                     WINDOW_RIGHT = -1 : i32, SOFTCAP = 0 : i32}} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %inv_log_2 = arith.constant 1.44269504088896340736 : f32
@@ -60,6 +78,12 @@ func.func @fmha(
   %causal = tile.param "CAUSAL" : i1
   %even_k = tile.param "EVEN_K" : i1
   %with_lse = tile.param "WITH_LSE" : i1
+  %window_left = tile.param "WINDOW_LEFT" : i32
+  %window_right = tile.param "WINDOW_RIGHT" : i32
+  %softcap = tile.param "SOFTCAP" : i32
+  %has_left = arith.cmpi sge, %window_left, %c0 : i32
+  %has_right = arith.cmpi sge, %window_right, %c0 : i32
+  %has_softcap = arith.cmpi sgt, %softcap, %c0 : i32
 
   // Block ids: x walks query tiles, y walks (batch, head) pairs.
   %bid_x = tile.block_id x
@@ -69,8 +93,17 @@ func.func @fmha(
   %head = arith.remsi %bid_y, %num_heads : i32
   %kv_head = arith.divsi %head, %group_size : i32
 
-  // Softmax runs in the exp2 domain: exp(x * s) = exp2(x * s / ln 2).
-  %scale = arith.mulf %qk_scale, %inv_log_2 : f32
+  // Softmax runs in the exp2 domain: exp(x * s) = exp2(x * s / ln 2). With
+  // the soft-cap the loop keeps t = tanh(s * qk_scale / cap) and the
+  // exponent is t * cap / ln 2: the cap's multiply folds into this scale.
+  %cap_f = arith.sitofp %softcap : i32 to f32
+  %scale = scf.if %has_softcap -> f32 {
+    %s = arith.mulf %cap_f, %inv_log_2 : f32
+    scf.yield %s : f32
+  } else {
+    %s = arith.mulf %qk_scale, %inv_log_2 : f32
+    scf.yield %s : f32
+  }
 
   // Positions of this block's query rows, [TILE_M, 1], and key columns.
   %block_row = arith.muli %bid_x, %tile_m : i32
@@ -92,26 +125,47 @@ func.func @fmha(
       : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
 
   // Key tiles to visit: all of them, or for causal only those up to the
-  // block's last query position.
+  // block's last query position; a window's right edge ends them at the
+  // last query position + RIGHT, its left edge starts them at the tile of
+  // the first query position - LEFT.
   %k_seqlen = tile.dim %K[2] : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
   %m_end = arith.addi %m_start, %tile_m : i32
-  %kv_end = scf.if %causal -> i32 {
+  %kv_end_c = scf.if %causal -> i32 {
     %e = arith.minsi %m_end, %k_seqlen : i32
     scf.yield %e : i32
   } else {
     scf.yield %k_seqlen : i32
   }
+  %kv_end = scf.if %has_right -> i32 {
+    %r = arith.addi %m_end, %window_right : i32
+    %e = arith.minsi %kv_end_c, %r : i32
+    scf.yield %e : i32
+  } else {
+    scf.yield %kv_end_c : i32
+  }
   %num_k_tiles = arith.ceildivsi %kv_end, %tile_n : i32
+  %first_k_tile = scf.if %has_left -> i32 {
+    %l = arith.subi %m_start, %window_left : i32
+    %l0 = arith.maxsi %l, %c0 : i32
+    %t = arith.divsi %l0, %tile_n : i32
+    scf.yield %t : i32
+  } else {
+    scf.yield %c0 : i32
+  }
   %true = arith.constant true
   %ragged_k = arith.xori %even_k, %true : i1
-  %need_mask = arith.ori %causal, %ragged_k : i1
+  %need_mask_k = arith.ori %causal, %ragged_k : i1
+  %has_window = arith.ori %has_left, %has_right : i1
+  %need_mask = arith.ori %need_mask_k, %has_window : i1
+  %cap_scale = arith.divf %qk_scale, %cap_f : f32
+  %cap_scale_qk = tile.splat %cap_scale shape [TILE_M, TILE_N] : f32 -> tensor<?x?xf32>
 
   %ninf = tile.full -inf shape [TILE_M, TILE_N] : tensor<?x?xf32>
   %zero_qk = tile.full 0.0 shape [TILE_M, TILE_N] : tensor<?x?xf32>
   %scale_rows = tile.splat %scale shape [TILE_M, 1] : f32 -> tensor<?x1xf32>
   %scale_qk = tile.splat %scale shape [TILE_M, TILE_N] : f32 -> tensor<?x?xf32>
 
-  %m_f, %l_f, %acc_f = scf.for %j = %c0 to %num_k_tiles step %c1
+  %m_f, %l_f, %acc_f = scf.for %j = %first_k_tile to %num_k_tiles step %c1
       iter_args(%m_i = %m_init, %l_i = %l_init, %acc = %acc_init)
       -> (tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x?xf32>) : i32 {
     // S = Q K^T: K is loaded transposed, [HEAD_DIM, TILE_N].
@@ -120,11 +174,19 @@ func.func @fmha(
         : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
     %k = tile.reshape %k4 shape [HEAD_DIM, TILE_N]
         : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    %qk_raw = tile.mma %q, %k, %zero_qk
+    %qk_mma = tile.mma %q, %k, %zero_qk
         : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+    // Soft-cap: tanh(s * qk_scale / cap); the cap multiplies in %scale.
+    %qk_raw = scf.if %has_softcap -> tensor<?x?xf32> {
+      %x = arith.mulf %qk_mma, %cap_scale_qk : tensor<?x?xf32>
+      %t = math.tanh %x : tensor<?x?xf32>
+      scf.yield %t : tensor<?x?xf32>
+    } else {
+      scf.yield %qk_mma : tensor<?x?xf32>
+    }
 
-    // Mask: keys past the end (!EVEN_K) and keys after the query (CAUSAL)
-    // score -inf.
+    // Mask: keys past the end (!EVEN_K), keys after the query (CAUSAL) and
+    // keys outside the window score -inf.
     %qk = scf.if %need_mask -> tensor<?x?xf32> {
       %n_start = arith.muli %j, %tile_n : i32
       %n_start_t = tile.splat %n_start shape [1, TILE_N] : i32 -> tensor<1x?xi32>
@@ -140,7 +202,7 @@ func.func @fmha(
         %and = arith.andi %all, %lt : tensor<?x?xi1>
         scf.yield %and : tensor<?x?xi1>
       }
-      %mask = scf.if %causal -> tensor<?x?xi1> {
+      %mask_c = scf.if %causal -> tensor<?x?xi1> {
         %offs_m_b = tile.broadcast %offs_m shape [TILE_M, TILE_N]
             : tensor<?x1xi32> -> tensor<?x?xi32>
         %ge = arith.cmpi sge, %offs_m_b, %offs_n_b : tensor<?x?xi32>
@@ -148,6 +210,29 @@ func.func @fmha(
         scf.yield %and : tensor<?x?xi1>
       } else {
         scf.yield %in_bounds : tensor<?x?xi1>
+      }
+      // The window: key >= query - LEFT and key <= query + RIGHT.
+      %mask_l = scf.if %has_left -> tensor<?x?xi1> {
+        %left_t = tile.splat %window_left shape [TILE_M, 1] : i32 -> tensor<?x1xi32>
+        %lo = arith.subi %offs_m, %left_t : tensor<?x1xi32>
+        %lo_b = tile.broadcast %lo shape [TILE_M, TILE_N]
+            : tensor<?x1xi32> -> tensor<?x?xi32>
+        %ge = arith.cmpi sge, %offs_n_b, %lo_b : tensor<?x?xi32>
+        %and = arith.andi %mask_c, %ge : tensor<?x?xi1>
+        scf.yield %and : tensor<?x?xi1>
+      } else {
+        scf.yield %mask_c : tensor<?x?xi1>
+      }
+      %mask = scf.if %has_right -> tensor<?x?xi1> {
+        %right_t = tile.splat %window_right shape [TILE_M, 1] : i32 -> tensor<?x1xi32>
+        %hi = arith.addi %offs_m, %right_t : tensor<?x1xi32>
+        %hi_b = tile.broadcast %hi shape [TILE_M, TILE_N]
+            : tensor<?x1xi32> -> tensor<?x?xi32>
+        %le = arith.cmpi sle, %offs_n_b, %hi_b : tensor<?x?xi32>
+        %and = arith.andi %mask_l, %le : tensor<?x?xi1>
+        scf.yield %and : tensor<?x?xi1>
+      } else {
+        scf.yield %mask_l : tensor<?x?xi1>
       }
       %masked = tile.select %mask, %qk_raw, %ninf : tensor<?x?xi1>, tensor<?x?xf32>
       scf.yield %masked : tensor<?x?xf32>

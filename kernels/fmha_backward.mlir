@@ -43,8 +43,17 @@
 // Query rows past Sq read LSE = +inf (padding), so their P is 0; keys past
 // Sk are masked unless EVEN_K says there are none.
 //
+// Sliding window (WINDOW_LEFT, WINDOW_RIGHT, -1 = unlimited): query
+// position p sees keys in [p - LEFT, p + RIGHT] as in the forward; the walk
+// covers only the query tiles whose rows reach this block's keys (from the
+// first row at n0 - RIGHT, to the last at n0 + TILE_N - 1 + LEFT), and the
+// mask gains both edges. Soft-cap (SOFTCAP > 0): the forward's scores are
+// s' = cap * t, t = tanh(x / cap), x = S * qk_scale, so P = exp2(t * cap *
+// log2(e) - LSE) and the gradient of x is dS * (1 - t^2).
+//
 // Parameters (tile.params): TILE_M, TILE_N, HEAD_DIM, QUERY_GROUP_SIZE,
-// CAUSAL, EVEN_K, DTYPE (f16 or bf16): as in fmha.mlir.
+// CAUSAL, EVEN_K, DTYPE (f16 or bf16), WINDOW_LEFT, WINDOW_RIGHT, SOFTCAP:
+// as in fmha.mlir (the forward's values).
 //
 // Arguments: Q and dO [B, H, Sq, D], K and V [B, H / QUERY_GROUP_SIZE, Sk,
 // D] (DTYPE), Lse and Delta [B, H, Sq] (f32), DQacc [B, H, Sq, D] (f32,
@@ -71,7 +80,9 @@ func.func @fmha_backward(
                                  "EVEN_K == 0 || K.2 % TILE_N == 0"]},
       tile.params = {TILE_M = 64 : i32, TILE_N = 64 : i32,
                      HEAD_DIM = 128 : i32, QUERY_GROUP_SIZE = 1 : i32,
-                     CAUSAL = true, EVEN_K = true, DTYPE = f16}} {
+                     CAUSAL = true, EVEN_K = true, DTYPE = f16,
+                     WINDOW_LEFT = -1 : i32, WINDOW_RIGHT = -1 : i32,
+                     SOFTCAP = 0 : i32}} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %log2e = arith.constant 1.44269504088896340736 : f32
@@ -80,6 +91,12 @@ func.func @fmha_backward(
   %group_size = tile.param "QUERY_GROUP_SIZE" : i32
   %causal = tile.param "CAUSAL" : i1
   %even_k = tile.param "EVEN_K" : i1
+  %window_left = tile.param "WINDOW_LEFT" : i32
+  %window_right = tile.param "WINDOW_RIGHT" : i32
+  %softcap = tile.param "SOFTCAP" : i32
+  %has_left = arith.cmpi sge, %window_left, %c0 : i32
+  %has_right = arith.cmpi sge, %window_right, %c0 : i32
+  %has_softcap = arith.cmpi sgt, %softcap, %c0 : i32
 
   // Block ids: x walks key tiles, y walks (batch, KV head) pairs.
   %bid_x = tile.block_id x
@@ -88,7 +105,15 @@ func.func @fmha_backward(
   %batch = arith.divsi %bid_y, %num_kv_heads : i32
   %kv_head = arith.remsi %bid_y, %num_kv_heads : i32
   %head0 = arith.muli %kv_head, %group_size : i32
-  %scale = arith.mulf %qk_scale, %log2e : f32
+  // With the soft-cap, P = exp2(t * cap * log2(e) - LSE), t = tanh(x / cap).
+  %cap_f = arith.sitofp %softcap : i32 to f32
+  %scale = scf.if %has_softcap -> f32 {
+    %sc = arith.mulf %cap_f, %log2e : f32
+    scf.yield %sc : f32
+  } else {
+    %sc = arith.mulf %qk_scale, %log2e : f32
+    scf.yield %sc : f32
+  }
 
   // This block's keys and values, loaded once, [TILE_N, D]: the A operands
   // of S^T = K Q^T and dP^T = V dO^T, and K the B operand of dQ = dS K.
@@ -106,15 +131,39 @@ func.func @fmha_backward(
   // block's first key n0: i >= floor((n0 - input_pos) / TILE_M).
   %q_seqlen = tile.dim %Q[2] : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
   %k_seqlen = tile.dim %K[2] : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">>
-  %num_q_tiles = arith.ceildivsi %q_seqlen, %tile_m : i32
   %n_start = arith.muli %bid_x, %tile_n : i32
+  // A left window ends the walk at the tile of the last row that still
+  // reaches this block's last key: row m < n0 + TILE_N + LEFT - input_pos.
+  %num_q_tiles = scf.if %has_left -> i32 {
+    %e0 = arith.addi %n_start, %tile_n : i32
+    %e1 = arith.addi %e0, %window_left : i32
+    %e2 = arith.subi %e1, %input_pos : i32
+    %e3 = arith.minsi %e2, %q_seqlen : i32
+    %e4 = arith.maxsi %e3, %c0 : i32
+    %t = arith.ceildivsi %e4, %tile_m : i32
+    scf.yield %t : i32
+  } else {
+    %t = arith.ceildivsi %q_seqlen, %tile_m : i32
+    scf.yield %t : i32
+  }
+  // A right window (without causal, which starts later) starts it at the
+  // tile of row n0 - RIGHT - input_pos.
   %first_q_tile = scf.if %causal -> i32 {
     %lag = arith.subi %n_start, %input_pos : i32
     %lag0 = arith.maxsi %lag, %c0 : i32
     %t = arith.divsi %lag0, %tile_m : i32
     scf.yield %t : i32
   } else {
-    scf.yield %c0 : i32
+    %t = scf.if %has_right -> i32 {
+      %lag = arith.subi %n_start, %input_pos : i32
+      %lag_r = arith.subi %lag, %window_right : i32
+      %lag0 = arith.maxsi %lag_r, %c0 : i32
+      %tr = arith.divsi %lag0, %tile_m : i32
+      scf.yield %tr : i32
+    } else {
+      scf.yield %c0 : i32
+    }
+    scf.yield %t : i32
   }
 
   // Key positions of this block, [TILE_N, 1] (the rows of the transposed
@@ -127,7 +176,12 @@ func.func @fmha_backward(
   %cols = tile.iota shape [1, TILE_M] dim 1 : tensor<1x?xi32>
   %true = arith.constant true
   %ragged_k = arith.xori %even_k, %true : i1
-  %need_mask = arith.ori %causal, %ragged_k : i1
+  %need_mask_k = arith.ori %causal, %ragged_k : i1
+  %has_window = arith.ori %has_left, %has_right : i1
+  %need_mask = arith.ori %need_mask_k, %has_window : i1
+  %cap_scale = arith.divf %qk_scale, %cap_f : f32
+  %cap_scale_kq = tile.splat %cap_scale shape [TILE_N, TILE_M] : f32 -> tensor<?x?xf32>
+  %one_kq = tile.full 1.0 shape [TILE_N, TILE_M] : tensor<?x?xf32>
 
   %zero_kq = tile.full 0.0 shape [TILE_N, TILE_M] : tensor<?x?xf32>
   %zero_q = tile.full 0.0 shape [TILE_M, HEAD_DIM] : tensor<?x?xf32>
@@ -184,8 +238,16 @@ func.func @fmha_backward(
     %delta = tile.reshape %delta3 shape [1, TILE_M] : tensor<1x1x?xf32> -> tensor<1x?xf32>
 
     // S^T = K Q^T, then the exponent S^T * s - LSE, -inf where masked.
-    %s = tile.mma %k, %qt, %zero_kq
+    %s_mma = tile.mma %k, %qt, %zero_kq
         : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+    // Soft-cap: t = tanh(S^T * qk_scale / cap) in place of S^T.
+    %s = scf.if %has_softcap -> tensor<?x?xf32> {
+      %x = arith.mulf %s_mma, %cap_scale_kq : tensor<?x?xf32>
+      %th = math.tanh %x : tensor<?x?xf32>
+      scf.yield %th : tensor<?x?xf32>
+    } else {
+      scf.yield %s_mma : tensor<?x?xf32>
+    }
     %s_scaled = arith.mulf %s, %scale_kq : tensor<?x?xf32>
     %lse_b = tile.broadcast %lse shape [TILE_N, TILE_M] : tensor<1x?xf32> -> tensor<?x?xf32>
     %arg_raw = arith.subf %s_scaled, %lse_b : tensor<?x?xf32>
@@ -198,7 +260,7 @@ func.func @fmha_backward(
         %lt = arith.cmpi slt, %offs_n_b, %k_len : tensor<?x?xi32>
         scf.yield %lt : tensor<?x?xi1>
       }
-      %mask = scf.if %causal -> tensor<?x?xi1> {
+      %mask_c = scf.if %causal -> tensor<?x?xi1> {
         %m_start = arith.muli %i, %tile_m : i32
         %m_pos = arith.addi %m_start, %input_pos : i32
         %m_pos_t = tile.splat %m_pos shape [1, TILE_M] : i32 -> tensor<1x?xi32>
@@ -211,6 +273,38 @@ func.func @fmha_backward(
       } else {
         scf.yield %in_bounds : tensor<?x?xi1>
       }
+      // The window: key >= query - LEFT and key <= query + RIGHT.
+      %mask = scf.if %has_window -> tensor<?x?xi1> {
+        %m_start = arith.muli %i, %tile_m : i32
+        %m_pos = arith.addi %m_start, %input_pos : i32
+        %m_pos_t = tile.splat %m_pos shape [1, TILE_M] : i32 -> tensor<1x?xi32>
+        %offs_m = arith.addi %cols, %m_pos_t : tensor<1x?xi32>
+        %mask_l = scf.if %has_left -> tensor<?x?xi1> {
+          %left_t = tile.splat %window_left shape [1, TILE_M] : i32 -> tensor<1x?xi32>
+          %lo = arith.subi %offs_m, %left_t : tensor<1x?xi32>
+          %lo_b = tile.broadcast %lo shape [TILE_N, TILE_M]
+              : tensor<1x?xi32> -> tensor<?x?xi32>
+          %ge = arith.cmpi sge, %offs_n_b, %lo_b : tensor<?x?xi32>
+          %and = arith.andi %mask_c, %ge : tensor<?x?xi1>
+          scf.yield %and : tensor<?x?xi1>
+        } else {
+          scf.yield %mask_c : tensor<?x?xi1>
+        }
+        %mask_r = scf.if %has_right -> tensor<?x?xi1> {
+          %right_t = tile.splat %window_right shape [1, TILE_M] : i32 -> tensor<1x?xi32>
+          %hi = arith.addi %offs_m, %right_t : tensor<1x?xi32>
+          %hi_b = tile.broadcast %hi shape [TILE_N, TILE_M]
+              : tensor<1x?xi32> -> tensor<?x?xi32>
+          %le = arith.cmpi sle, %offs_n_b, %hi_b : tensor<?x?xi32>
+          %and = arith.andi %mask_l, %le : tensor<?x?xi1>
+          scf.yield %and : tensor<?x?xi1>
+        } else {
+          scf.yield %mask_l : tensor<?x?xi1>
+        }
+        scf.yield %mask_r : tensor<?x?xi1>
+      } else {
+        scf.yield %mask_c : tensor<?x?xi1>
+      }
       %masked = tile.select %mask, %arg_raw, %ninf : tensor<?x?xi1>, tensor<?x?xf32>
       scf.yield %masked : tensor<?x?xf32>
     } else {
@@ -218,6 +312,18 @@ func.func @fmha_backward(
     }
     %p = tile.exp2 %arg : tensor<?x?xf32>
     %p_lp = tile.astype %p : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
+
+    // Soft-cap: d(cap * tanh(x / cap)) / dx = 1 - t^2, folded into the P
+    // that dS takes right away (t is then dead: one tile fewer live across
+    // the dP product).
+    %p_ds = scf.if %has_softcap -> tensor<?x?xf32> {
+      %t2 = arith.mulf %s, %s : tensor<?x?xf32>
+      %dt = arith.subf %one_kq, %t2 : tensor<?x?xf32>
+      %d = arith.mulf %p, %dt : tensor<?x?xf32>
+      scf.yield %d : tensor<?x?xf32>
+    } else {
+      scf.yield %p : tensor<?x?xf32>
+    }
 
     // dV += P^T dO (P^T is in the accumulator layout: a register operand).
     %dv_new = tile.mma %p_lp, %do, %dv
@@ -229,7 +335,7 @@ func.func @fmha_backward(
     %delta_b = tile.broadcast %delta shape [TILE_N, TILE_M]
         : tensor<1x?xf32> -> tensor<?x?xf32>
     %dp_c = arith.subf %dp, %delta_b : tensor<?x?xf32>
-    %ds = arith.mulf %p, %dp_c : tensor<?x?xf32>
+    %ds = arith.mulf %p_ds, %dp_c : tensor<?x?xf32>
     %ds_lp = tile.astype %ds : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
 
     // dK += dS^T Q (a register operand again).

@@ -57,7 +57,7 @@ def manifest_of(kernel, dtype="f16", head_dim=64, causal=True, group=1, even_k=F
     if kernel == "fmha":
         params = {"CAUSAL": causal, "DTYPE": dtype, "EVEN_K": even_k, "HEAD_DIM": head_dim,
                   "QUERY_GROUP_SIZE": group, "TILE_M": tile, "TILE_N": tile,
-                  "WITH_LSE": True}
+                  "WITH_LSE": True, "WINDOW_LEFT": -1, "WINDOW_RIGHT": -1, "SOFTCAP": 0}
         grid = [f"cdiv(Q.2, {t})", "Q.0 * Q.1", "1"]
         requires = [f"Q.3 == {d}", f"K.3 == {d}", f"Q.1 == K.1 * {group}",
                     f"{flag} == 0 || K.2 % {t} == 0"]
@@ -74,7 +74,8 @@ def manifest_of(kernel, dtype="f16", head_dim=64, causal=True, group=1, even_k=F
                 _view("Delta", "f32", 3, "write", 4), _view("DQacc", "f32", 4, "write")]
     elif kernel == "fmha_backward":
         params = {"CAUSAL": causal, "DTYPE": dtype, "EVEN_K": even_k, "HEAD_DIM": head_dim,
-                  "QUERY_GROUP_SIZE": group, "TILE_M": tile, "TILE_N": tile}
+                  "QUERY_GROUP_SIZE": group, "TILE_M": tile, "TILE_N": tile,
+                  "WINDOW_LEFT": -1, "WINDOW_RIGHT": -1, "SOFTCAP": 0}
         grid = [f"cdiv(K.2, {t})", "K.0 * K.1", "1"]
         requires = [f"Q.3 == {d}", f"K.3 == {d}", f"Q.1 == K.1 * {group}",
                     f"{flag} == 0 || K.2 % {t} == 0"]
@@ -152,6 +153,24 @@ class BundleSetTest(unittest.TestCase):
         self.assertIs(plan.forward.params["WITH_LSE"], True)
         self.assertIs(plan.main.params["CAUSAL"], False)
         self.assertEqual(plan.post.kernel, "fmha_backward_postprocess")
+
+    def test_window_not_plain(self):
+        # A sliding-window or soft-capped bundle never serves plain attention.
+        write_set(self.dir, dtypes=("f16",), groups=(1,), even=(True,))
+        for name, extra in (("w", {"WINDOW_LEFT": 64}), ("sc", {"SOFTCAP": 30})):
+            m = manifest_of("fmha", "f16", 64, True, 1, False)
+            m["params"].update(extra)
+            write_bundle(os.path.join(self.dir, f"fmha-{name}-sm_80"), m)
+        s = tl.BundleSet(self.dir, device=(8, 0))
+        # Ragged keys: only the window and cap bundles have EVEN_K = false.
+        with self.assertRaises(tl.AttentionError):
+            att.Plan(s, "f16", 64, 1, True, 77)
+        plan = att.Plan(s, "f16", 64, 1, True, 640)
+        self.assertEqual(plan.forward.params["WINDOW_LEFT"], -1)
+        self.assertEqual(plan.forward.params["SOFTCAP"], 0)
+        # Asked for, a window is selected.
+        m = s.select("fmha", dict(HEAD_DIM=64, DTYPE="f16", WINDOW_LEFT=64), 77)
+        self.assertEqual(m.params["WINDOW_LEFT"], 64)
 
     def test_missing(self):
         write_set(self.dir, dims=(64,), groups=(1,))

@@ -115,8 +115,12 @@ class BundleSet:
 
     def _select(self, kernel: str, want: Dict[str, object],
                 key_length: Optional[int]) -> Manifest:
+        # Parameters not asked for keep their defaults: a sliding-window or
+        # soft-capped bundle never stands in for plain attention.
+        plain = {k: v for k, v in _PLAIN.items() if k not in want}
         found = [m for m in self.manifests[kernel]
-                 if all(m.params.get(k) == v for k, v in want.items())]
+                 if all(m.params.get(k) == v for k, v in want.items())
+                 and all(m.params.get(k, v) == v for k, v in plain.items())]
         if key_length is not None:
             def even_ok(m):
                 tile_n = m.params.get("TILE_N")
@@ -153,6 +157,10 @@ class BundleSet:
         if k is None:
             k = self._kernels[manifest.dir] = self._loader(manifest.dir)
         return k
+
+
+# fmha's and fmha_backward's parameters whose defaults mean plain attention.
+_PLAIN = {"WINDOW_LEFT": -1, "WINDOW_RIGHT": -1, "SOFTCAP": 0}
 
 
 def _text(v) -> str:

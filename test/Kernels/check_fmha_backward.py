@@ -121,21 +121,29 @@ def reference(a, q, k, v, do, out):
             absK, absQ = [[abs(x) for x in r] for r in K], [[abs(x) for x in r] for r in Q]
             absdO = [[abs(x) for x in r] for r in dO]
             S = matmul_t(Q, K)
-            P = []
+            P, dcap = [], []
             for m in range(SQ):
+                p = a.input_pos + m
                 seen = [n for n in range(SK)
-                        if not a.causal or n <= a.input_pos + m]
+                        if (not a.causal or n <= p)
+                        and (a.left < 0 or n >= p - a.left)
+                        and (a.right < 0 or n <= p + a.right)]
                 row = [0.0] * SK
+                # Soft-cap: s' = cap tanh(x / cap), ds'/dx = 1 - tanh^2.
+                x = [S[m][n] * scale for n in range(SK)]
+                t = [math.tanh(v / a.softcap) for v in x] if a.softcap > 0 else None
+                sc = [a.softcap * v for v in t] if t else x
+                dcap.append([1 - v * v for v in t] if t else [1.0] * SK)
                 if seen:
-                    mx = max(S[m][n] * scale for n in seen)
-                    e = {n: math.exp(S[m][n] * scale - mx) for n in seen}
+                    mx = max(sc[n] for n in seen)
+                    e = {n: math.exp(sc[n] - mx) for n in seen}
                     total = math.fsum(e.values())
                     for n in seen:
                         row[n] = e[n] / total
                 P.append(row)
             dP = matmul_t(dO, V)
             delta = [dot(dO[m], out[b, h][m]) for m in range(SQ)]
-            dS = [[P[m][n] * (dP[m][n] - delta[m]) for n in range(SK)]
+            dS = [[P[m][n] * (dP[m][n] - delta[m]) * dcap[m][n] for n in range(SK)]
                   for m in range(SQ)]
             E = [[abs(x) for x in r] for r in dS]
             Kt, absKt = transpose(K), transpose(absK)
@@ -202,6 +210,9 @@ def main():
     p.add_argument("--causal", action="store_true")
     p.add_argument("--input-pos", default="0",
                    help="an integer, or bottom-right (Sk - Sq)")
+    p.add_argument("--window", default="-1,-1",
+                   help="LEFT,RIGHT sliding window (-1 unlimited), forward and backward")
+    p.add_argument("--softcap", type=int, default=0, help="logit soft-cap (0: off)")
     p.add_argument("--std", type=float, default=1.0, help="inputs in [-std, std)")
     p.add_argument("--params", default="",
                    help="NAME=VALUE,... for the main kernel (TILE_M, TILE_N; "
@@ -213,9 +224,13 @@ def main():
     p.add_argument("--perturb-scale", type=float, default=1.0,
                    help="multiply the scale the backward kernels get (a "
                         "deliberate bug: the check must then fail)")
+    p.add_argument("--perturb-window", action="store_true",
+                   help="give the backward's main kernel a left window one "
+                        "key wider than the forward's (the check must fail)")
     a = p.parse_args()
     a.kv_heads = a.kv_heads or a.heads
     a.seq_k = a.seq_k or a.seq_q
+    a.left, a.right = (int(x) for x in a.window.split(","))
     if a.heads % a.kv_heads:
         print("error: --heads must be a multiple of --kv-heads")
         return 2
@@ -232,6 +247,13 @@ def main():
     main_bind.update({"HEAD_DIM": str(D), "QUERY_GROUP_SIZE": str(H // HK),
                       "CAUSAL": "true" if a.causal else "false",
                       "EVEN_K": even_k, "DTYPE": a.dtype})
+    masks = {}
+    if a.left >= 0 or a.right >= 0 or a.softcap > 0:
+        masks = {"WINDOW_LEFT": str(a.left), "WINDOW_RIGHT": str(a.right),
+                 "SOFTCAP": str(a.softcap)}
+        main_bind.update(masks)
+        if a.perturb_window and a.left >= 0:
+            main_bind["WINDOW_LEFT"] = str(a.left + 1)
     print("check_fmha_backward: B %d H %d H_kv %d Sq %d Sk %d D %d %s %s "
           "input_pos %d, main %s" % (
               B, H, HK, SQ, SK, D, a.dtype,
@@ -261,7 +283,7 @@ def main():
                     "QUERY_GROUP_SIZE": str(H // HK),
                     "CAUSAL": main_bind["CAUSAL"],
                     "EVEN_K": "true" if SK % 64 == 0 else "false",
-                    "WITH_LSE": "true", "DTYPE": dt}
+                    "WITH_LSE": "true", "DTYPE": dt, **masks}
         run(a, "fmha.mlir", fwd_bind, [cdiv(SQ, 64), B * H, 1],
             ["@" + f("q"), "@" + f("k"), "@" + f("v"), qs + "=fill:nan",
              "f32[%dx%dx%d]=fill:nan" % (B, H, SQ), scale, pos],

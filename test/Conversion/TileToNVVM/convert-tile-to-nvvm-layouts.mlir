@@ -182,6 +182,7 @@ func.func @copy_8_bytes(%A: !tile.view<?x?xf16> {tile.align = 8 : i64}) attribut
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
 // CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// tanh where approximate functions are allowed (tile-fast-math's afn).
 // CHECK: llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f"
 // CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.rn.f"
 // CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"
@@ -207,7 +208,7 @@ func.func @math(%X: !tile.view<?x?xf32>, %H: !tile.view<?x?xf16>, %S: !tile.view
   %h = tilegpu.load %H[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<8x16xf16, #b>
   %e = math.exp %x : tensor<8x16xf32, #b>
   %l = math.log %e : tensor<8x16xf32, #b>
-  %t = math.tanh %l : tensor<8x16xf32, #b>
+  %t = math.tanh %l fastmath<afn> : tensor<8x16xf32, #b>
   %q = math.sqrt %t : tensor<8x16xf32, #b>
   %r = math.rsqrt %q : tensor<8x16xf32, #b>
   %a = math.absf %r : tensor<8x16xf32, #b>
@@ -218,6 +219,39 @@ func.func @math(%X: !tile.view<?x?xf32>, %H: !tile.view<?x?xf16>, %S: !tile.view
   tilegpu.store %he, %H[%c0, %c0] dims [0, 1] : tensor<8x16xf16, #b>, !tile.view<?x?xf16>
   %st = tile.splat %ss shape [8, 16] : f32 -> tensor<8x16xf32, #b>
   tilegpu.store %st, %X[%c0, %c0] dims [0, 1] : tensor<8x16xf32, #b>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]>
+// tanh without fastmath<afn> is precise (within 3 ulp), not tanh.approx.f32:
+// below |x| = 0.55 an odd polynomial (Horner in x^2 by fma), above it
+// 1 - 2 / (2^(2|x| log2(e)) + 1) with a correctly rounded division and the
+// sign of x put back, one select between the two.
+// CHECK-LABEL: gpu.func @tanh_precise
+// CHECK-NOT: tanh.approx
+// CHECK: %[[BITS:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK: %[[AX:.*]] = llvm.bitcast %{{.*}} : i32 to f32
+// CHECK: %[[X2:.*]] = arith.mulf %[[X:.*]], %[[X]] : f32
+// CHECK-COUNT-4: llvm.intr.fma
+// CHECK: %[[SMALL:.*]] = llvm.intr.fma(%{{.*}}, %[[X]], %[[X]])
+// CHECK: %[[TWOLOG2E:.*]] = arith.constant 2.885390e+00 : f32
+// CHECK: %[[ARG:.*]] = arith.mulf %[[AX]], %[[TWOLOG2E]] : f32
+// CHECK: %[[E:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[ARG]])
+// CHECK: arith.addf %[[E]]
+// CHECK: arith.divf
+// CHECK: %[[SIGN:.*]] = arith.andi %[[BITS]], %{{.*}} : i32
+// CHECK: %[[LARGE:.*]] = llvm.bitcast %{{.*}} : i32 to f32
+// CHECK: %[[LT:.*]] = arith.cmpf olt, %[[AX]], %{{.*}} : f32
+// CHECK: arith.select %[[LT]], %[[SMALL]], %[[LARGE]] : f32
+// CHECK-NOT: tanh.approx
+func.func @tanh_precise(%X: !tile.view<?x?xf32>)
+    attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %x = tilegpu.load %X[%c0, %c0] dims [0, 1] : !tile.view<?x?xf32> -> tensor<8x4xf32, #b>
+  %t = math.tanh %x : tensor<8x4xf32, #b>
+  tilegpu.store %t, %X[%c0, %c0] dims [0, 1] : tensor<8x4xf32, #b>, !tile.view<?x?xf32>
   return
 }
 

@@ -1,8 +1,8 @@
 //===- FastMath.cpp - approximate math for speed --------------------------===//
 //
-// tile-fast-math: flush-to-zero exp2, approximate f32 division and fused
-// multiply-add. WARNING: every part of this pass changes numerical results;
-// see the pass description.
+// tile-fast-math: flush-to-zero exp2, approximate f32 division, fused
+// multiply-add and approximate tanh. WARNING: every part of this pass changes
+// numerical results; see the pass description.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +50,20 @@ struct ApproximateDiv : OpRewritePattern<DivOp> {
       op.setRounding(Rounding::approx);
       op.setFlushToZero(true);
     });
+    return success();
+  }
+};
+
+/// math.tanh %x -> math.tanh %x fastmath<afn> (tanh.approx.f32 on the GPU).
+struct ApproximateTanh : OpRewritePattern<math::TanhOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::TanhOp op,
+                                PatternRewriter &rewriter) const override {
+    arith::FastMathFlags flags = op.getFastmath();
+    if (bitEnumContainsAll(flags, arith::FastMathFlags::afn))
+      return rewriter.notifyMatchFailure(op, "already approximate");
+    rewriter.modifyOpInPlace(
+        op, [&] { op.setFastmath(flags | arith::FastMathFlags::afn); });
     return success();
   }
 };
@@ -136,7 +150,8 @@ struct TileFastMathPass
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateTileFastMathPatterns(patterns, flushExp2, approxDiv, fuseFma);
+    populateTileFastMathPatterns(patterns, flushExp2, approxDiv, fuseFma,
+                                 approxTanh);
     // No folding: the pass rewrites what it names and nothing else.
     GreedyRewriteConfig config;
     config.enableFolding(false).enableConstantCSE(false);
@@ -151,7 +166,7 @@ struct TileFastMathPass
 
 void mlir::tile::populateTileFastMathPatterns(RewritePatternSet &patterns,
                                               bool flushExp2, bool approxDiv,
-                                              bool fuseFma) {
+                                              bool fuseFma, bool approxTanh) {
   MLIRContext *ctx = patterns.getContext();
   if (flushExp2)
     patterns.add<FlushExp2>(ctx);
@@ -159,4 +174,6 @@ void mlir::tile::populateTileFastMathPatterns(RewritePatternSet &patterns,
     patterns.add<ApproximateDiv>(ctx);
   if (fuseFma)
     patterns.add<FuseMulAdd, FuseMulSub>(ctx);
+  if (approxTanh)
+    patterns.add<ApproximateTanh>(ctx);
 }

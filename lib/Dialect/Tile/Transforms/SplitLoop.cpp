@@ -147,15 +147,47 @@ bool isAnalyzableInteger(Type type) {
   return integer && integer.getWidth() > 1 && integer.getWidth() <= 64;
 }
 
-/// Looks through scf.if ops whose condition is a constant.
+/// The constant integer `value` folds to, if its operands do (a condition
+/// computed from parameters, such as `arith.cmpi sge, %c1024, %c0`, before
+/// any canonicalization).
+std::optional<APInt> foldConstantInt(Value value, unsigned depth = 0) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return constant;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 8 || def->getNumResults() != 1 ||
+      def->getNumRegions() != 0 || !isa<arith::ArithDialect>(def->getDialect()))
+    return std::nullopt;
+  SmallVector<Attribute> operands;
+  for (Value operand : def->getOperands()) {
+    std::optional<APInt> folded = foldConstantInt(operand, depth + 1);
+    if (!folded)
+      return std::nullopt;
+    operands.push_back(IntegerAttr::get(operand.getType(), *folded));
+  }
+  SmallVector<OpFoldResult> results;
+  if (failed(def->fold(operands, results)) || results.size() != 1)
+    return std::nullopt;
+  if (auto forwarded = dyn_cast_if_present<Value>(results[0]))
+    return forwarded == value ? std::nullopt
+                              : foldConstantInt(forwarded, depth + 1);
+  auto attr = dyn_cast_if_present<IntegerAttr>(
+      dyn_cast_if_present<Attribute>(results[0]));
+  if (!attr)
+    return std::nullopt;
+  return attr.getValue();
+}
+
+/// Looks through scf.if ops whose condition is (or folds to) a constant.
 Value forwardStaticIf(Value value) {
   while (auto result = dyn_cast<OpResult>(value)) {
     auto ifOp = dyn_cast<scf::IfOp>(result.getOwner());
     if (!ifOp)
       break;
-    APInt cond;
-    if (!matchPattern(ifOp.getCondition(), m_ConstantInt(&cond)))
+    std::optional<APInt> folded = foldConstantInt(ifOp.getCondition());
+    if (!folded)
       break;
+    APInt cond = *folded;
     Region &region =
         cond.isZero() ? ifOp.getElseRegion() : ifOp.getThenRegion();
     if (region.empty())

@@ -1,6 +1,7 @@
 // tile-fast-math changes numerical results (see the pass description).
 //
-// RUN: tile-opt %s -split-input-file -tile-fast-math | FileCheck %s --check-prefixes=CHECK,EXP2,DIV,FMA
+// RUN: tile-opt %s -split-input-file -tile-fast-math | FileCheck %s --check-prefixes=CHECK,EXP2,DIV,FMA,TANH
+// RUN: tile-opt %s -split-input-file -tile-fast-math=approx-tanh=false | FileCheck %s --check-prefixes=CHECK,EXP2,DIV,FMA,NOTANH
 // RUN: tile-opt %s -split-input-file -tile-fast-math=flush-exp2=false | FileCheck %s --check-prefixes=CHECK,NOEXP2,DIV,FMA
 // RUN: tile-opt %s -split-input-file -tile-fast-math=approx-div=false | FileCheck %s --check-prefixes=CHECK,EXP2,NODIV,FMA
 // RUN: tile-opt %s -split-input-file -tile-fast-math=fuse-fma=false | FileCheck %s --check-prefixes=CHECK,EXP2,DIV,NOFMA
@@ -108,4 +109,19 @@ func.func @negative_fma(%a: tensor<8xf32>, %b: tensor<8xf32>, %c: tensor<8xf32>)
   %r1 = arith.addf %p, %c : tensor<8xf32>
   %r2 = arith.addf %a, %c : tensor<8xf32>
   return %r0, %r1, %r2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// approx-tanh marks math.tanh fastmath<afn> (the GPU lowering's leave to
+// use tanh.approx.f32), keeping the flags it had.
+// CHECK-LABEL: func.func @tanh
+// TANH: math.tanh %{{.*}} fastmath<afn> : tensor<64x64xf32>
+// TANH: math.tanh %{{.*}} fastmath<nnan,afn> : tensor<4xf32>
+// NOTANH: math.tanh %{{.*}} : tensor<64x64xf32>
+// NOTANH: math.tanh %{{.*}} fastmath<nnan> : tensor<4xf32>
+func.func @tanh(%x: tensor<64x64xf32>, %y: tensor<4xf32>) -> (tensor<64x64xf32>, tensor<4xf32>) {
+  %a = math.tanh %x : tensor<64x64xf32>
+  %b = math.tanh %y fastmath<nnan> : tensor<4xf32>
+  return %a, %b : tensor<64x64xf32>, tensor<4xf32>
 }

@@ -40,7 +40,8 @@ void populateTileSplitLoopPatterns(RewritePatternSet &patterns);
 
 /// The parts of tile-fast-math. WARNING: they change numerical results.
 void populateTileFastMathPatterns(RewritePatternSet &patterns, bool flushExp2,
-                                  bool approxDiv, bool fuseFma);
+                                  bool approxDiv, bool fuseFma,
+                                  bool approxTanh = true);
 
 } // namespace tile
 } // namespace mlir

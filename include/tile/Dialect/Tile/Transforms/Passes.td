@@ -310,6 +310,11 @@ def TileFastMath : Pass<"tile-fast-math", "func::FuncOp"> {
       to `ex2.approx.ftz.f32`;
     - `approx-div`: sets `rounding approx` and `flush_to_zero` on every f32
       `tile.div` (`div.approx.ftz.f32`);
+    - `approx-tanh`: marks every `math.tanh` `fastmath<afn>`, which the
+      GPU lowering takes as leave to use `tanh.approx.f32` (about 2^-11
+      relative error) instead of the precise sequence (within 3 ulp: a
+      polynomial, or an exponential and a division); the CPU executor
+      computes tanh exactly either way;
     - `fuse-fma`: rewrites a multiply feeding an add or subtract into one
       `math.fma` (a single rounding):
 
@@ -350,7 +355,9 @@ def TileFastMath : Pass<"tile-fast-math", "func::FuncOp"> {
     Option<"approxDiv", "approx-div", "bool", "true",
            "Use rounding approx + flush_to_zero on f32 tile.div">,
     Option<"fuseFma", "fuse-fma", "bool", "true",
-           "Fuse multiply-add/subtract into math.fma">
+           "Fuse multiply-add/subtract into math.fma">,
+    Option<"approxTanh", "approx-tanh", "bool", "true",
+           "Mark math.tanh fastmath<afn> (tanh.approx.f32 on the GPU)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];
