@@ -131,11 +131,8 @@ std::string checkShapeNode(const ::tilebundle::ExprNode &node,
       names->push_back(node.name);
     return "";
   case Kind::ViewDim:
-    return ::tilebundle::locateExprError(
-        "a shape is known at compile time: '" + node.name + "." +
-            std::to_string(node.number) +
-            "' (a view's run-time size) is not allowed",
-        node.at, text);
+    // Refused by the scopes, which see every view size (refuseViewDim).
+    return "";
   case Kind::Not:
     return ::tilebundle::locateExprError(
         "'!' is not allowed in a shape (sizes use + - * / cdiv min max)",
@@ -160,14 +157,20 @@ std::string checkShapeNode(const ::tilebundle::ExprNode &node,
   return "";
 }
 
+/// A view's size (`X.0`) is known only at launch: never a tile size.
+bool refuseViewDim(const std::string &name, int64_t dim, std::string &error) {
+  error = "'" + name + "." + std::to_string(dim) +
+          "' is a view's run-time size; a shape is known at compile time";
+  return false;
+}
+
 /// Any parameter name, its value unknown: checks a shape expression before
 /// specialization (names are looked up when they are bound).
 class UnknownParamScope : public ::tilebundle::ExprScope {
 public:
-  bool viewDim(const std::string &name, int64_t, std::optional<int64_t> &,
+  bool viewDim(const std::string &name, int64_t dim, std::optional<int64_t> &,
                std::string &error) const override {
-    error = "'" + name + "' is a view: a shape is known at compile time";
-    return false;
+    return refuseViewDim(name, dim, error);
   }
   bool param(const std::string &, std::optional<int64_t> &value,
              std::string &) const override {
@@ -181,10 +184,9 @@ class ShapeParamScope : public ::tilebundle::ExprScope {
 public:
   explicit ShapeParamScope(function_ref<Attribute(StringRef)> lookup)
       : lookup(lookup) {}
-  bool viewDim(const std::string &name, int64_t, std::optional<int64_t> &,
+  bool viewDim(const std::string &name, int64_t dim, std::optional<int64_t> &,
                std::string &error) const override {
-    error = "'" + name + "' is a view: a shape is known at compile time";
-    return false;
+    return refuseViewDim(name, dim, error);
   }
   bool param(const std::string &name, std::optional<int64_t> &value,
              std::string &error) const override {

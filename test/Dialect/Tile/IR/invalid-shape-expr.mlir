@@ -29,7 +29,7 @@ func.func @expr_param_div_zero() attributes {tile.kernel = {}, tile.params = {R 
 // -----
 
 func.func @expr_view_size() attributes {tile.kernel = {}} {
-  // expected-error @+1 {{shape size: a shape is known at compile time: 'X.0' (a view's run-time size) is not allowed at column 1 of 'X.0 * 2'}}
+  // expected-error @+1 {{shape size: 'X.0' is a view's run-time size; a shape is known at compile time at column 1 of 'X.0 * 2'}}
   %0 = tile.full 0.0 shape [X.0 * 2] : tensor<?xf32>
   return
 }
@@ -88,5 +88,23 @@ func.func @expr_generic_not() attributes {tile.kernel = {}, tile.params = {R = 4
 func.func @expr_generic_syntax() attributes {tile.kernel = {}, tile.params = {R = 4 : i32}} {
   // expected-error @+1 {{'tile.full' op shape size 0: unexpected end at column 4 of 'R +'}}
   %0 = "tile.full"() <{shape = ["R +"], value = 0.0 : f64}> : () -> tensor<?xf32>
+  return
+}
+
+// -----
+
+// The generic form's text is checked the same way.
+func.func @expr_generic_view_size() attributes {tile.kernel = {}} {
+  // expected-error @+1 {{'tile.full' op shape size 0: 'X.1' is a view's run-time size; a shape is known at compile time at column 5 of '2 * X.1'}}
+  %0 = "tile.full"() <{shape = ["2 * X.1"], value = 0.0 : f64}> : () -> tensor<?xf32>
+  return
+}
+
+// -----
+
+// Nesting is bounded (hostile inputs), as in the launch expressions.
+func.func @expr_too_deep() attributes {tile.kernel = {}, tile.params = {R = 4 : i32}} {
+  // expected-error @+1 {{shape expression nested too deeply}}
+  %0 = tile.full 0.0 shape [(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((R)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))] : tensor<?xf32>
   return
 }
