@@ -719,6 +719,24 @@ xent)
     ALLOW_SPILLS=0 variant "dropout-f16-r16-a2-$chip" "DTYPE=f16,ROWS=16" --num-warps=4 --view-align=2
   done
   ;;
+syntax)
+  # kernels/pool_mean.mlir, the kernel of docs/walkthrough.md section 7
+  # (shape expressions, type aliases): every dtype, windows P = 2 and 4, for
+  # sm_90a and sm_80, named pool_mean-DTYPE-pP[-a2][-time]-CHIP (-a2: any
+  # row length): bench/check_syntax.py checks and times them. No spills.
+  KERNEL=pool_mean
+  for chip in sm_90a sm_80; do
+    t=$([ $chip = sm_90a ] && echo "-time" || echo "")
+    CHIP=$chip
+    for dt in f16 bf16 f32; do
+      for p in 2 4; do
+        ALLOW_SPILLS=0 variant "pool_mean-$dt-p$p$t-$chip" "DTYPE=$dt,P=$p,ROWS=16,BLOCK_N=64" --num-warps=4
+      done
+    done
+    ALLOW_SPILLS=0 variant "pool_mean-f16-p2-a2-$chip" "DTYPE=f16,P=2,ROWS=16,BLOCK_N=64" --num-warps=4 --view-align=2
+    ALLOW_SPILLS=0 variant "pool_mean-bf16-p4-a2-$chip" "DTYPE=bf16,P=4,ROWS=16,BLOCK_N=64" --num-warps=4 --view-align=2
+  done
+  ;;
 *)
   echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving, xent)" >&2
   exit 2
