@@ -38,6 +38,8 @@
 #         window : kernels/fmha.mlir with a sliding window and/or soft-cap
 #                  (sm_90a timed, chkwindow-* checked; sm_80 too):
 #                  bench/check_window.py
+#         syntax : kernels/pool_mean.mlir (shape expressions, type aliases):
+#                  bench/check_syntax.py
 # Environment: CHIP (default sm_90a), BUILD_DIR (default build),
 #   ALLOW_SPILLS (default 1): tile-compile refuses a kernel that ptxas
 #   reports spilling unless --allow-spills; these sets keep spilling
@@ -763,6 +765,7 @@ fp8)
   ALLOW_SPILLS=0 variant "fp8-p-s4-promote" "MAX_BLOCKS=132,PROMOTE=true" --stages=4
   ALLOW_SPILLS=0 variant "fp8-bias-gelu-f32" "HAS_BIAS=true,ACTIVATION=2,OUT_DTYPE=f32,ROW_SCALE=true"
   ALLOW_SPILLS=0 variant "fp8-f16-bias-relu" "HAS_BIAS=true,ACTIVATION=1,OUT_DTYPE=f16,COL_SCALE=true"
+  ;;
 window)
   # Sliding window and logit soft-cap (kernels/fmha.mlir WINDOW_LEFT,
   # WINDOW_RIGHT, SOFTCAP; issue 28) for bench/check_window.py. Spills are
@@ -818,8 +821,26 @@ window)
   variant "chkwindow-bf16-w200-c-sm80" "TILE_M=64,TILE_N=64,HEAD_DIM=128,CAUSAL=true,EVEN_K=false,WINDOW_LEFT=200,DTYPE=bf16" \
     --num-warps=4 --chip=sm_80 --tile-pipeline=$O3
   ;;
+syntax)
+  # kernels/pool_mean.mlir, the kernel of docs/walkthrough.md section 7
+  # (shape expressions, type aliases): every dtype, windows P = 2 and 4, for
+  # sm_90a and sm_80, named pool_mean-DTYPE-pP[-a2][-time]-CHIP (-a2: any
+  # row length): bench/check_syntax.py checks and times them. No spills.
+  KERNEL=pool_mean
+  for chip in sm_90a sm_80; do
+    t=$([ $chip = sm_90a ] && echo "-time" || echo "")
+    CHIP=$chip
+    for dt in f16 bf16 f32; do
+      for p in 2 4; do
+        ALLOW_SPILLS=0 variant "pool_mean-$dt-p$p$t-$chip" "DTYPE=$dt,P=$p,ROWS=16,BLOCK_N=64" --num-warps=4
+      done
+    done
+    ALLOW_SPILLS=0 variant "pool_mean-f16-p2-a2-$chip" "DTYPE=f16,P=2,ROWS=16,BLOCK_N=64" --num-warps=4 --view-align=2
+    ALLOW_SPILLS=0 variant "pool_mean-bf16-p4-a2-$chip" "DTYPE=bf16,P=4,ROWS=16,BLOCK_N=64" --num-warps=4 --view-align=2
+  done
+  ;;
 *)
-  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving, xent, fp8, window)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving, xent, fp8, window, syntax)" >&2
   exit 2
   ;;
 esac

@@ -25,13 +25,16 @@
 // touched; pass any tensor of the right rank). Grid [cdiv(T, ROWS),
 // cdiv(F, BLOCK_N)].
 
-func.func @swiglu(
-    %G: !tile.view<?x?x!tile.dtype<"DTYPE">> {tile.name = "G"},
-    %U: !tile.view<?x?x!tile.dtype<"DTYPE">> {tile.name = "U"},
-    %Out: !tile.view<?x?x!tile.dtype<"DTYPE">> {tile.name = "Out"},
-    %DOut: !tile.view<?x?x!tile.dtype<"DTYPE">> {tile.name = "DOut"},
-    %DG: !tile.view<?x?x!tile.dtype<"DTYPE">> {tile.name = "DG"},
-    %DU: !tile.view<?x?x!tile.dtype<"DTYPE">> {tile.name = "DU"})
+// The types, spelled once (MLIR type aliases): a view and a tile of the
+// storage type, and a tile of the f32 math.
+!view = !tile.view<?x?x!tile.dtype<"DTYPE">>
+!tile_lp = tensor<?x?x!tile.dtype<"DTYPE">>
+!tile_f32 = tensor<?x?xf32>
+
+func.func @swiglu(%G: !view {tile.name = "G"}, %U: !view {tile.name = "U"},
+                   %Out: !view {tile.name = "Out"},
+                   %DOut: !view {tile.name = "DOut"},
+                   %DG: !view {tile.name = "DG"}, %DU: !view {tile.name = "DU"})
     attributes {
       tile.kernel = {num_warps = 4 : i32,
                      grid = ["cdiv(G.0, ROWS)", "cdiv(G.1, BLOCK_N)", "1"],
@@ -46,45 +49,39 @@ func.func @swiglu(
   %backward = tile.param "BACKWARD" : i1
   %bx = tile.block_id x
   %by = tile.block_id y
-  %one = tile.full 1.0 shape [ROWS, BLOCK_N] : tensor<?x?xf32>
-  %nl2e = tile.splat %neg_log2e shape [ROWS, BLOCK_N] : f32 -> tensor<?x?xf32>
+  %one = tile.full 1.0 shape [ROWS, BLOCK_N] : !tile_f32
+  %nl2e = tile.splat %neg_log2e shape [ROWS, BLOCK_N] : f32 -> !tile_f32
 
-  %g_lp = tile.load %G[%bx, %by] shape [ROWS, BLOCK_N]
-      : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-  %u_lp = tile.load %U[%bx, %by] shape [ROWS, BLOCK_N]
-      : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-  %g = tile.astype %g_lp : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?xf32>
-  %u = tile.astype %u_lp : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?xf32>
+  %g_lp = tile.load %G[%bx, %by] shape [ROWS, BLOCK_N] : !view -> !tile_lp
+  %u_lp = tile.load %U[%bx, %by] shape [ROWS, BLOCK_N] : !view -> !tile_lp
+  %g = tile.astype %g_lp : !tile_lp -> !tile_f32
+  %u = tile.astype %u_lp : !tile_lp -> !tile_f32
   // s = 1 / (1 + 2^(-g log2 e))
-  %t = arith.mulf %g, %nl2e : tensor<?x?xf32>
-  %e = tile.exp2 %t : tensor<?x?xf32>
-  %den = arith.addf %one, %e : tensor<?x?xf32>
-  %s = tile.div %one, %den rounding full : tensor<?x?xf32>
-  %silu = arith.mulf %g, %s : tensor<?x?xf32>
+  %t = arith.mulf %g, %nl2e : !tile_f32
+  %e = tile.exp2 %t : !tile_f32
+  %den = arith.addf %one, %e : !tile_f32
+  %s = tile.div %one, %den rounding full : !tile_f32
+  %silu = arith.mulf %g, %s : !tile_f32
 
   scf.if %backward {
-    %do_lp = tile.load %DOut[%bx, %by] shape [ROWS, BLOCK_N]
-        : !tile.view<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    %do = tile.astype %do_lp : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?xf32>
+    %do_lp = tile.load %DOut[%bx, %by] shape [ROWS, BLOCK_N] : !view -> !tile_lp
+    %do = tile.astype %do_lp : !tile_lp -> !tile_f32
     // silu'(g) = s + g s (1 - s) = s (1 + g (1 - s))
-    %one_m_s = arith.subf %one, %s : tensor<?x?xf32>
-    %g1ms = arith.mulf %g, %one_m_s : tensor<?x?xf32>
-    %inner = arith.addf %one, %g1ms : tensor<?x?xf32>
-    %dsilu = arith.mulf %s, %inner : tensor<?x?xf32>
-    %do_u = arith.mulf %do, %u : tensor<?x?xf32>
-    %dg = arith.mulf %do_u, %dsilu : tensor<?x?xf32>
-    %du = arith.mulf %do, %silu : tensor<?x?xf32>
-    %dg_lp = tile.astype %dg : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    %du_lp = tile.astype %du : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    tile.store %dg_lp, %DG[%bx, %by]
-        : tensor<?x?x!tile.dtype<"DTYPE">>, !tile.view<?x?x!tile.dtype<"DTYPE">>
-    tile.store %du_lp, %DU[%bx, %by]
-        : tensor<?x?x!tile.dtype<"DTYPE">>, !tile.view<?x?x!tile.dtype<"DTYPE">>
+    %one_m_s = arith.subf %one, %s : !tile_f32
+    %g1ms = arith.mulf %g, %one_m_s : !tile_f32
+    %inner = arith.addf %one, %g1ms : !tile_f32
+    %dsilu = arith.mulf %s, %inner : !tile_f32
+    %do_u = arith.mulf %do, %u : !tile_f32
+    %dg = arith.mulf %do_u, %dsilu : !tile_f32
+    %du = arith.mulf %do, %silu : !tile_f32
+    %dg_lp = tile.astype %dg : !tile_f32 -> !tile_lp
+    %du_lp = tile.astype %du : !tile_f32 -> !tile_lp
+    tile.store %dg_lp, %DG[%bx, %by] : !tile_lp, !view
+    tile.store %du_lp, %DU[%bx, %by] : !tile_lp, !view
   } else {
-    %out = arith.mulf %silu, %u : tensor<?x?xf32>
-    %out_lp = tile.astype %out : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    tile.store %out_lp, %Out[%bx, %by]
-        : tensor<?x?x!tile.dtype<"DTYPE">>, !tile.view<?x?x!tile.dtype<"DTYPE">>
+    %out = arith.mulf %silu, %u : !tile_f32
+    %out_lp = tile.astype %out : !tile_f32 -> !tile_lp
+    tile.store %out_lp, %Out[%bx, %by] : !tile_lp, !view
   }
   return
 }

@@ -598,6 +598,8 @@ LogicalResult compile(MLIRContext &context, tile::PipelineOptions &options) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  // Called first: explains tile types that disagree in `?` (a note).
+  ScopedDiagnosticHandler typeHints(&context, tile::addTypeMismatchHint);
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)

@@ -679,6 +679,8 @@ static int run(MLIRContext &ctx, const PipelineOptions &pipelineOptions) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  // Called first: explains tile types that disagree in `?` (a note).
+  ScopedDiagnosticHandler typeHints(&ctx, mlir::tile::addTypeMismatchHint);
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
   if (!module)

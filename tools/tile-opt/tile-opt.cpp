@@ -52,6 +52,8 @@ int main(int argc, char **argv) {
   mlir::tile::registerTilePipelines();
   mlir::tile::enableShortSharedPointers();
   mlir::tile::registerGPUTargetDialects(registry);
+  // A note on tile types that disagree in `?`, before the error is reported.
+  mlir::tile::registerTypeMismatchHints(registry);
 #ifdef TILE_INCLUDE_TESTS
   mlir::tile::test::registerTestPasses();
 #endif

@@ -169,6 +169,8 @@ static std::string loadKernel(const CpuRunOptions &options,
   MLIRContext &ctx = s.ctx;
   llvm::raw_string_ostream diagStream(diagnostics);
   SourceMgrDiagnosticHandler handler(s.sourceMgr, &ctx, diagStream);
+  // Called first: explains tile types that disagree in `?` (a note).
+  ScopedDiagnosticHandler typeHints(&ctx, mlir::tile::addTypeMismatchHint);
   // A bounded read of a regular file (a link to /dev/zero is refused).
   std::string readError;
   std::unique_ptr<llvm::MemoryBuffer> input =

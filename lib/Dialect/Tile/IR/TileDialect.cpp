@@ -15,6 +15,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Regex.h"
 
@@ -114,6 +115,131 @@ ArrayAttr mlir::tile::buildShapeSpec(MLIRContext *ctx,
       sizes, [&](int64_t s) -> Attribute { return b.getI64IntegerAttr(s); }));
 }
 
+namespace {
+/// Walks a parsed shape expression: what a size may not use (a view's run-time
+/// size, comparisons, logic, `%`), and the parameter names it uses.
+std::string checkShapeNode(const ::tilebundle::ExprNode &node,
+                           const std::string &text,
+                           SmallVectorImpl<std::string> *names) {
+  using Kind = ::tilebundle::ExprNode::Kind;
+  using ::tilebundle::ExprOp;
+  switch (node.kind) {
+  case Kind::Integer:
+    return "";
+  case Kind::Param:
+    if (names)
+      names->push_back(node.name);
+    return "";
+  case Kind::ViewDim:
+    // Refused by the scopes, which see every view size (refuseViewDim).
+    return "";
+  case Kind::Not:
+    return ::tilebundle::locateExprError(
+        "'!' is not allowed in a shape (sizes use + - * / cdiv min max)",
+        node.at, text);
+  case Kind::Call:
+  case Kind::Chain:
+    break;
+  }
+  if (node.kind == Kind::Chain)
+    for (auto [i, op] : llvm::enumerate(node.ops))
+      if (op != ExprOp::Add && op != ExprOp::Sub && op != ExprOp::Mul &&
+          op != ExprOp::Div)
+        return ::tilebundle::locateExprError(
+            std::string("'") + ::tilebundle::spellExprOp(op) +
+                "' is not allowed in a shape (sizes use + - * / cdiv min max)",
+            i < node.opAt.size() ? node.opAt[i] : node.at, text);
+  for (const ::tilebundle::ExprNode &operand : node.operands) {
+    std::string error = checkShapeNode(operand, text, names);
+    if (!error.empty())
+      return error;
+  }
+  return "";
+}
+
+/// A view's size (`X.0`) is known only at launch: never a tile size.
+bool refuseViewDim(const std::string &name, int64_t dim, std::string &error) {
+  error = "'" + name + "." + std::to_string(dim) +
+          "' is a view's run-time size; a shape is known at compile time";
+  return false;
+}
+
+/// Any parameter name, its value unknown: checks a shape expression before
+/// specialization (names are looked up when they are bound).
+class UnknownParamScope : public ::tilebundle::ExprScope {
+public:
+  bool viewDim(const std::string &name, int64_t dim, std::optional<int64_t> &,
+               std::string &error) const override {
+    return refuseViewDim(name, dim, error);
+  }
+  bool param(const std::string &, std::optional<int64_t> &value,
+             std::string &) const override {
+    value.reset();
+    return true;
+  }
+};
+
+/// Parameter values for a shape expression: integers only.
+class ShapeParamScope : public ::tilebundle::ExprScope {
+public:
+  explicit ShapeParamScope(function_ref<Attribute(StringRef)> lookup)
+      : lookup(lookup) {}
+  bool viewDim(const std::string &name, int64_t dim, std::optional<int64_t> &,
+               std::string &error) const override {
+    return refuseViewDim(name, dim, error);
+  }
+  bool param(const std::string &name, std::optional<int64_t> &value,
+             std::string &error) const override {
+    Attribute bound = lookup(name);
+    auto intAttr = dyn_cast_or_null<IntegerAttr>(bound);
+    if (intAttr && !intAttr.getType().isInteger(1)) {
+      value = intAttr.getInt();
+      return true;
+    }
+    if (!bound)
+      error = "no parameter named '" + name + "'";
+    else
+      error = "'" + name + "' is a " +
+              std::string(isa<TypeAttr>(bound) ? "type" : "boolean") +
+              " parameter, not a size";
+    return false;
+  }
+
+private:
+  function_ref<Attribute(StringRef)> lookup;
+};
+} // namespace
+
+std::string mlir::tile::checkShapeExpr(StringRef text,
+                                       SmallVectorImpl<std::string> *names) {
+  std::string error;
+  std::optional<::tilebundle::ParsedExpr> parsed =
+      ::tilebundle::parseExpr(text.str(), error);
+  if (!parsed)
+    return error;
+  return checkShapeNode(parsed->root, parsed->text, names);
+}
+
+FailureOr<int64_t>
+mlir::tile::evaluateShapeExpr(StringRef text,
+                              function_ref<Attribute(StringRef)> lookup,
+                              std::string &error) {
+  error = checkShapeExpr(text);
+  if (!error.empty())
+    return failure();
+  ShapeParamScope scope(lookup);
+  int64_t value;
+  if (!::tilebundle::evalExpr(text.str(), scope, value, error))
+    return failure();
+  return value;
+}
+
+bool mlir::tile::isShapeParamName(StringRef text) {
+  return !text.empty() && (llvm::isAlpha(text[0]) || text[0] == '_') &&
+         llvm::all_of(text,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
 LogicalResult mlir::tile::verifyShapeAgainstSpec(Operation *op, ArrayAttr shape,
                                                  ShapedType type,
                                                  StringRef what) {
@@ -135,13 +261,29 @@ LogicalResult mlir::tile::verifyShapeAgainstSpec(Operation *op, ArrayAttr shape,
                << " but the shape says " << intAttr.getInt();
       continue;
     }
-    if (!isa<StringAttr>(entry))
+    auto text = dyn_cast<StringAttr>(entry);
+    if (!text)
       return op->emitOpError() << "shape entries must be integers or "
                                   "parameter names";
+    if (isShapeParamName(text.getValue())) {
+      if (!ShapedType::isDynamic(dim))
+        return op->emitOpError()
+               << what << " dimension " << i << " must be '?' while the shape "
+               << "names parameter " << entry;
+      continue;
+    }
+    // An expression of parameters (`R * G`): its grammar, and what is known
+    // before the parameters are bound (a division by a constant zero).
+    std::string error = checkShapeExpr(text.getValue());
+    std::optional<int64_t> value;
+    if (error.empty())
+      ::tilebundle::analyzeExpr(text.str(), UnknownParamScope(), value, error);
+    if (!error.empty())
+      return op->emitOpError() << "shape size " << i << ": " << error;
     if (!ShapedType::isDynamic(dim))
       return op->emitOpError()
              << what << " dimension " << i << " must be '?' while the shape "
-             << "names parameter " << entry;
+             << "size '" << text.getValue() << "' depends on parameters";
   }
   // Sizes are positive here; the product is bounded before it can overflow.
   int64_t elements = 1;
@@ -171,6 +313,56 @@ Operation *mlir::tile::getEnclosingKernel(Operation *op) {
     if (parent->hasAttr(TileDialect::getKernelAttrName()))
       return parent;
   return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// The type-mismatch hint
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::tile::addTypeMismatchHint(Diagnostic &diag) {
+  if (diag.getSeverity() != DiagnosticSeverity::Error)
+    return failure();
+  std::string message = diag.str();
+  if (message.find("expects different type than prior uses") ==
+      std::string::npos)
+    return failure();
+  SmallVector<Type, 2> types;
+  for (const DiagnosticArgument &arg : diag.getArguments())
+    if (arg.getKind() == DiagnosticArgument::DiagnosticArgumentKind::Type)
+      types.push_back(arg.getAsType());
+  if (types.size() != 2)
+    return failure();
+  auto here = dyn_cast<RankedTensorType>(types[0]);
+  auto prior = dyn_cast<RankedTensorType>(types[1]);
+  if (!here || !prior || here.getRank() != prior.getRank() ||
+      here.getElementType() != prior.getElementType())
+    return failure();
+  for (int64_t i = 0; i < here.getRank(); ++i) {
+    int64_t a = here.getDimSize(i), b = prior.getDimSize(i);
+    if (a == b)
+      continue;
+    auto spell = [](int64_t d) {
+      return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
+    };
+    Diagnostic &note = diag.attachNote();
+    note << "tile types must agree exactly on every use of a value: dimension "
+         << i << " is " << spell(a) << " here but " << spell(b)
+         << " where the value was first typed";
+    if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+      note << "; a shape size that names a parameter (shape [TILE_M, 1]) is "
+              "'?' until tile-specialize binds it, a number stays that number";
+    note << ": write " << prior
+         << " here, and the same in scf.for's iter_args and result types and "
+            "in scf.yield (or change the value's definition)";
+    return failure();
+  }
+  return failure();
+}
+
+void mlir::tile::registerTypeMismatchHints(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, TileDialect *) {
+    ctx->getDiagEngine().registerHandler(addTypeMismatchHint);
+  });
 }
 
 //===----------------------------------------------------------------------===//

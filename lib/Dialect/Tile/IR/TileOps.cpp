@@ -6,12 +6,16 @@
 
 #include "tile/Dialect/Tile/IR/Tile.h"
 
+#include "tile/Bundle/Expr.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -20,24 +24,148 @@ using namespace mlir::tile;
 // Custom directives
 //===----------------------------------------------------------------------===//
 
-/// shape-spec ::= `[` (integer | bare-id) (`,` (integer | bare-id))* `]`
-static ParseResult parseShapeSpec(OpAsmParser &parser, ArrayAttr &shape) {
-  Builder &b = parser.getBuilder();
-  SmallVector<Attribute> entries;
-  auto parseEntry = [&]() -> ParseResult {
+namespace {
+/// One shape size written as an expression, read token by token (the MLIR
+/// lexer has `+ - * /` and parentheses) into the text of the launch
+/// expressions' grammar (tile/Bundle/Expr.h), which checks and evaluates it:
+///
+///   size    := product (('+' | '-') product)*
+///   product := primary (('*' | '/') primary)*
+///   primary := integer | bare-id | ('cdiv' | 'min' | 'max') '(' size ',' size
+///   ')'
+///            | '(' size ')'
+class ShapeExprReader {
+public:
+  explicit ShapeExprReader(OpAsmParser &parser) : parser(parser) {}
+
+  /// Reads one size into `text`, its normalized spelling (`R * G`,
+  /// `cdiv(N, 2)`); `primaries` counts its integers, names and groups.
+  ParseResult readSize() {
+    if (readProduct())
+      return failure();
+    while (true) {
+      if (succeeded(parser.parseOptionalPlus()))
+        text += " + ";
+      else if (succeeded(parser.parseOptionalMinus()))
+        text += " - ";
+      else
+        return success();
+      if (readProduct())
+        return failure();
+    }
+  }
+
+  std::string text;
+  unsigned primaries = 0;
+
+private:
+  OpAsmParser &parser;
+  int depth = 0;
+
+  ParseResult readProduct() {
+    if (readPrimary())
+      return failure();
+    while (true) {
+      if (succeeded(parser.parseOptionalStar()))
+        text += " * ";
+      else if (succeeded(parser.parseOptionalSlash()))
+        text += " / ";
+      else
+        return success();
+      if (readPrimary())
+        return failure();
+    }
+  }
+
+  ParseResult readNested(llvm::function_ref<ParseResult()> body) {
+    // Bounded as the launch expressions are (hostile inputs: scripts/fuzz.py).
+    if (++depth > ::tilebundle::kMaxExprDepth)
+      return parser.emitError(parser.getCurrentLocation(),
+                              "shape expression nested too deeply");
+    ParseResult result = body();
+    --depth;
+    return result;
+  }
+
+  ParseResult readPrimary() {
+    ++primaries;
     int64_t size;
     OptionalParseResult intResult = parser.parseOptionalInteger(size);
     if (intResult.has_value()) {
       if (failed(*intResult))
         return failure();
-      entries.push_back(b.getI64IntegerAttr(size));
+      text += std::to_string(size);
       return success();
     }
+    if (succeeded(parser.parseOptionalLParen())) {
+      text += "(";
+      return readNested([&]() -> ParseResult {
+        if (readSize())
+          return failure();
+        text += ")";
+        return parser.parseRParen();
+      });
+    }
     StringRef name;
-    if (parser.parseKeyword(&name))
+    if (failed(parser.parseOptionalKeyword(&name)))
       return parser.emitError(parser.getCurrentLocation(),
-                              "expected a size or a parameter name");
-    entries.push_back(b.getStringAttr(name));
+                              "expected a size, a parameter name or an "
+                              "expression of them (R * G, cdiv(N, 64))");
+    text += name.str();
+    if ((name != "cdiv" && name != "min" && name != "max") ||
+        failed(parser.parseOptionalLParen()))
+      return success();
+    text += "(";
+    return readNested([&]() -> ParseResult {
+      if (readSize())
+        return failure();
+      if (parser.parseComma())
+        return failure();
+      text += ", ";
+      if (readSize())
+        return failure();
+      text += ")";
+      return parser.parseRParen();
+    });
+  }
+};
+} // namespace
+
+/// shape-spec ::= `[` size (`,` size)* `]`, each size an integer, a
+/// parameter name or an expression of them (ShapeExprReader). An expression
+/// of integers alone is folded to its value.
+static ParseResult parseShapeSpec(OpAsmParser &parser, ArrayAttr &shape) {
+  Builder &b = parser.getBuilder();
+  SmallVector<Attribute> entries;
+  auto parseEntry = [&]() -> ParseResult {
+    SMLoc at = parser.getCurrentLocation();
+    ShapeExprReader reader(parser);
+    if (reader.readSize())
+      return failure();
+    // A lone integer, negative ones included (the verifier refuses them
+    // with the value), or a lone parameter name.
+    if (reader.primaries == 1 && isShapeParamName(reader.text)) {
+      entries.push_back(b.getStringAttr(reader.text));
+      return success();
+    }
+    int64_t single;
+    if (reader.primaries == 1 && llvm::to_integer(reader.text, single, 10)) {
+      entries.push_back(b.getI64IntegerAttr(single));
+      return success();
+    }
+    SmallVector<std::string> names;
+    std::string error = checkShapeExpr(reader.text, &names);
+    if (!error.empty())
+      return parser.emitError(at) << "shape size: " << error;
+    if (!names.empty()) {
+      entries.push_back(b.getStringAttr(reader.text));
+      return success();
+    }
+    FailureOr<int64_t> value = evaluateShapeExpr(
+        reader.text, [](StringRef) { return Attribute(); }, error);
+    if (failed(value))
+      return parser.emitError(at) << "shape size: " << error;
+    entries.push_back(b.getI64IntegerAttr(*value));
     return success();
   };
   if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
@@ -120,6 +248,149 @@ static void printFillValue(OpAsmPrinter &printer, Operation *,
     return;
   }
   printer.printFloat(f);
+}
+
+namespace {
+/// One optional clause: its keyword, and how to parse what follows it.
+struct Clause {
+  StringRef keyword;
+  /// Owns the callable: a function_ref would dangle once the array of
+  /// clauses is built from temporaries.
+  std::function<ParseResult()> parse;
+};
+} // namespace
+
+/// Optional clauses in any order, each at most once (tile.load's `order`,
+/// `latency`, `padding`; tile.gather's and tile.atomic's). Stops at the first
+/// token that is not a keyword; a keyword that is no clause is named.
+static ParseResult parseClauses(OpAsmParser &parser, ArrayRef<Clause> clauses) {
+  llvm::SmallDenseSet<StringRef> seen;
+  while (true) {
+    SMLoc at = parser.getCurrentLocation();
+    StringRef keyword;
+    if (failed(parser.parseOptionalKeyword(&keyword)))
+      return success();
+    const Clause *clause = llvm::find_if(
+        clauses, [&](const Clause &c) { return c.keyword == keyword; });
+    if (clause == clauses.end()) {
+      std::string expected;
+      for (const Clause &c : clauses)
+        expected += "'" + c.keyword.str() + "', ";
+      return parser.emitError(at)
+             << "unknown clause '" << keyword << "': expected " << expected
+             << "or ':' and the types";
+    }
+    if (!seen.insert(keyword).second)
+      return parser.emitError(at) << "clause '" << keyword << "' given twice";
+    if (clause->parse())
+      return failure();
+  }
+}
+
+/// load-clauses ::= (`order` `[` int (`,` int)* `]` | `latency` int
+///                   | `padding` padding-kind)*, in any order.
+static ParseResult parseLoadClauses(OpAsmParser &parser,
+                                    DenseI64ArrayAttr &order,
+                                    IntegerAttr &latency,
+                                    PaddingAttr &padding) {
+  Clause clauses[] = {
+      {"order",
+       [&]() -> ParseResult {
+         return parser.parseCustomAttributeWithFallback(order, Type());
+       }},
+      {"latency",
+       [&]() -> ParseResult {
+         int32_t value;
+         if (parser.parseInteger(value))
+           return failure();
+         latency = parser.getBuilder().getI32IntegerAttr(value);
+         return success();
+       }},
+      {"padding", [&]() -> ParseResult {
+         return parser.parseCustomAttributeWithFallback(padding, Type());
+       }}};
+  return parseClauses(parser, clauses);
+}
+
+static void printLoadClauses(OpAsmPrinter &printer, Operation *,
+                             DenseI64ArrayAttr order, IntegerAttr latency,
+                             PaddingAttr padding) {
+  if (order) {
+    printer << " order ";
+    printer.printStrippedAttrOrType(order);
+  }
+  if (latency)
+    printer << " latency " << latency.getInt();
+  if (padding && padding.getValue() != Padding::zero) {
+    printer << " padding ";
+    printer.printStrippedAttrOrType(padding);
+  }
+}
+
+/// gather-clauses ::= (`mask` ssa-id `:` type | `padding` padding-kind)*
+static ParseResult
+parseGatherClauses(OpAsmParser &parser,
+                   std::optional<OpAsmParser::UnresolvedOperand> &mask,
+                   Type &maskType, PaddingAttr &padding) {
+  Clause clauses[] = {
+      {"mask",
+       [&]() -> ParseResult {
+         mask.emplace();
+         return failure(parser.parseOperand(*mask) || parser.parseColon() ||
+                        parser.parseType(maskType));
+       }},
+      {"padding", [&]() -> ParseResult {
+         return parser.parseCustomAttributeWithFallback(padding, Type());
+       }}};
+  return parseClauses(parser, clauses);
+}
+
+static void printGatherClauses(OpAsmPrinter &printer, Operation *, Value mask,
+                               Type maskType, PaddingAttr padding) {
+  if (mask)
+    printer << " mask " << mask << " : " << maskType;
+  if (padding && padding.getValue() != Padding::zero) {
+    printer << " padding ";
+    printer.printStrippedAttrOrType(padding);
+  }
+}
+
+/// atomic-clauses ::= (`compare` ssa-id `:` type | `mask` ssa-id `:` type
+///                     | `sem` memory-order)*
+static ParseResult parseAtomicClauses(
+    OpAsmParser &parser, std::optional<OpAsmParser::UnresolvedOperand> &compare,
+    Type &compareType, std::optional<OpAsmParser::UnresolvedOperand> &mask,
+    Type &maskType, MemoryOrderAttr &sem) {
+  Clause clauses[] = {
+      {"compare",
+       [&]() -> ParseResult {
+         compare.emplace();
+         return failure(parser.parseOperand(*compare) || parser.parseColon() ||
+                        parser.parseType(compareType));
+       }},
+      {"mask",
+       [&]() -> ParseResult {
+         mask.emplace();
+         return failure(parser.parseOperand(*mask) || parser.parseColon() ||
+                        parser.parseType(maskType));
+       }},
+      {"sem", [&]() -> ParseResult {
+         return parser.parseCustomAttributeWithFallback(sem, Type());
+       }}};
+  return parseClauses(parser, clauses);
+}
+
+static void printAtomicClauses(OpAsmPrinter &printer, Operation *,
+                               Value compare, Type compareType, Value mask,
+                               Type maskType, MemoryOrderAttr sem) {
+  if (compare)
+    printer << " compare " << compare << " : " << compareType;
+  if (mask)
+    printer << " mask " << mask << " : " << maskType;
+  if (sem && sem.getValue() != MemoryOrder::relaxed) {
+    printer << " sem ";
+    printer.printStrippedAttrOrType(sem);
+  }
 }
 
 //===----------------------------------------------------------------------===//

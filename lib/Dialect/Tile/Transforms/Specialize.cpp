@@ -162,6 +162,20 @@ FailureOr<ArrayAttr> Specializer::bindShape(Operation *op, ArrayAttr shape) {
       continue;
     }
     StringRef name = cast<StringAttr>(entry).getValue();
+    if (!isShapeParamName(name)) {
+      // An expression of parameters (`R * G`), now that they are bound.
+      std::string error;
+      FailureOr<int64_t> size = evaluateShapeExpr(
+          name, [&](StringRef param) { return values.lookup(param); }, error);
+      if (failed(size))
+        return op->emitOpError() << "shape size '" << name << "': " << error;
+      if (*size <= 0)
+        return op->emitOpError()
+               << "shape size '" << name << "' is " << *size
+               << " with the bound parameters; sizes must be positive";
+      sizes.push_back(*size);
+      continue;
+    }
     Attribute value = values.lookup(name);
     auto intValue = dyn_cast_or_null<IntegerAttr>(value);
     if (!intValue || intValue.getType().isInteger(1))

@@ -61,8 +61,7 @@ func.func @shape_bad_entry() {
 // -----
 
 func.func @shape_entry_syntax() {
-  // expected-error @+2 {{expected valid keyword}}
-  // expected-error @+1 {{expected a size or a parameter name}}
+  // expected-error @+1 {{expected a size, a parameter name or an expression of them (R * G, cdiv(N, 64))}}
   %0 = tile.full 0.0 shape [64, "N"] : tensor<64x?xf32>
   return
 }

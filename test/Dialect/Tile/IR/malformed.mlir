@@ -23,7 +23,7 @@ func.func @wrong_rank(%v: !tile.view<?x?xf16>, %i: i32) {
 // -----
 
 func.func @bad_shape() {
-  // CHECK: malformed.mlir:[[# @LINE + 1]]:33: error: custom op 'tile.full' expected a size or a parameter name
+  // CHECK: malformed.mlir:[[# @LINE + 1]]:33: error: custom op 'tile.full' expected a size, a parameter name or an expression of them
   %0 = tile.full 0.0 shape [16, 1.5] : tensor<16x?xf32>
   return
 }

@@ -26,7 +26,9 @@ def Tile_Dialect : Dialect {
 
     A kernel is a `func.func` carrying the `tile.kernel` attribute (launch
     hints) and usually `tile.params` (compile-time parameters with default
-    values). Shapes may name parameters (`shape [TILE_M, HEAD_DIM]`) and an
+    values). Shapes may name parameters (`shape [TILE_M, HEAD_DIM]`) or
+    compute with them (`shape [R * G, TILE_N / 2]`: `+ - * /`, `cdiv`,
+    `min`, `max`, as the launch expressions write them) and an
     element type may be the parameter `!tile.dtype<"DTYPE">`; the
     `tile-specialize` pass binds them, so one source yields every variant.
   }];

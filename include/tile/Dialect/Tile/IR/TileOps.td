@@ -1,7 +1,8 @@
 //===- TileOps.td - tile dialect operations ----------------*- tablegen -*-===//
 //
 // Operations of the `tile` dialect. Tile values are builtin ranked tensors;
-// a shape written `[1, TILE_M, 64]` may name compile-time parameters, which
+// a shape written `[1, TILE_M, 64]` may name compile-time parameters or
+// compute with them (`[R * G, cdiv(N, 2)]`: + - * / cdiv min max), which
 // appear as dynamic dimensions (`?`) until `tile-specialize` binds them.
 //
 //===----------------------------------------------------------------------===//
@@ -78,6 +79,7 @@ def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
     ```mlir
     %cols = tile.iota shape [1, TILE_N] dim 1 : tensor<1x?xi32>
     %rows = tile.iota shape [64, 1] dim 0 : tensor<64x1xi32>
+    %grp = tile.iota shape [R * G, 1] dim 0 : tensor<?x1xi32>
     ```
   }];
   let arguments = (ins ArrayAttr:$shape, I64Attr:$dimension);
@@ -157,7 +159,8 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
     `order` gives, for each tile dimension, the view dimension it walks; the
     cuTile post loads K transposed with `order [0, 1, 3, 2]`. `latency`
     (1-10) hints how far ahead the load may be issued; the software
-    pipeliner derives its stage count from it.
+    pipeliner derives its stage count from it. The clauses after `shape`
+    (`order`, `latency`, `padding`) are optional and come in any order.
 
     ```mlir
     %q = tile.load %Q[%b, %h, %bx, %c0] shape [1, 1, TILE_M, HEAD_DIM]
@@ -178,8 +181,8 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
                    UnitAttr:$element_offsets);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
-    $view (`at` ` ` $element_offsets^)? `[` $indices `]` `shape` custom<ShapeSpec>($shape)
-    (`order` $order^)? (`latency` $latency^)? (`padding` `` $padding^)?
+    $view (`at` ` ` $element_offsets^)? `[` $indices `]` `shape` custom<ShapeSpec>($shape) ``
+    custom<LoadClauses>($order, $latency, $padding)
     attr-dict `:` type($view) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -238,7 +241,8 @@ def Tile_GatherOp : Tile_Op<"gather", [AttrSizedOperandSegments,
     indices[r-1][e])`. An element whose coordinates fall outside the view,
     or whose `mask` is false, reads the `padding` value (default `zero`):
     an out-of-range index is masked, never undefined. Index tiles that
-    repeat along a dimension (a broadcast) cost nothing extra.
+    repeat along a dimension (a broadcast) cost nothing extra. The optional
+    `mask` and `padding` clauses come in any order.
 
     ```mlir
     // Rows of an embedding table chosen by token ids.
@@ -255,8 +259,8 @@ def Tile_GatherOp : Tile_Op<"gather", [AttrSizedOperandSegments,
                    DefaultValuedAttr<Tile_PaddingAttr, "::mlir::tile::Padding::zero">:$padding);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
-    $view `[` $indices `]` (`mask` $mask^ `:` type($mask))?
-    (`padding` `` $padding^)? attr-dict
+    $view `[` $indices `]` `` custom<GatherClauses>($mask, type($mask), $padding)
+    attr-dict
     `:` type($view) `,` type($indices) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -305,7 +309,8 @@ def Tile_AtomicOp : Tile_Op<"atomic", [AttrSizedOperandSegments,
     gives the memory order, `relaxed` (default), `acquire`, `release` or
     `acq_rel`, at GPU scope: enough for a spin lock taken with `cas` and
     `acquire` and released with `xchg` and `release`. A scalar atomic runs
-    once per block (one thread, the result given to all).
+    once per block (one thread, the result given to all). The optional
+    `compare`, `mask` and `sem` clauses come in any order.
 
     Elements of one tile are combined in an unspecified order (the CPU
     executor runs blocks one after another, in order, so that its results
@@ -326,8 +331,8 @@ def Tile_AtomicOp : Tile_Op<"atomic", [AttrSizedOperandSegments,
   let results = (outs Optional<AnyType>:$result);
   let assemblyFormat = [{
     $kind $value `,` $view (`at` ` ` $element_offsets^)? `[` $indices `]`
-    (`compare` $compare^ `:` type($compare))? (`mask` $mask^ `:` type($mask))?
-    (`sem` $sem^)? attr-dict `:` type($value) `,` type($view)
+    `` custom<AtomicClauses>($compare, type($compare), $mask, type($mask), $sem)
+    attr-dict `:` type($value) `,` type($view)
     (`->` type($result)^)?
   }];
   let hasVerifier = 1;
