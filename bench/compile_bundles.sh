@@ -615,7 +615,17 @@ backward)
       --tile-pipeline=$O3 --warp-specialize=off
     KERNEL=fmha_backward ALLOW_SPILLS=0 variant "variants/bwd-o2-$c" "$common" \
       --tile-pipeline=tile-O2
+    # Two consumer warpgroups (FlashAttention-3's shape): 128 keys a block
+    # on 8 warps (and the producer warpgroup), dQ^T = K^T dS^T added into
+    # a transposed accumulator; the pre- and postprocess with
+    # DQ_TRANSPOSED=true (below) go with it.
+    KERNEL=fmha_backward ALLOW_SPILLS=0 variant "variants/bwd-2wg-$c" \
+      "$common,TILE_M=64,TILE_N=128,DQ_TRANSPOSED=true" --tile-pipeline=$O3 --num-warps=8
   done
+  KERNEL=fmha_backward_preprocess ALLOW_SPILLS=0 variant "pre-t-f16-d128" \
+    "DTYPE=f16,HEAD_DIM=128,DQ_TRANSPOSED=true" --tile-pipeline=$O3
+  KERNEL=fmha_backward_postprocess ALLOW_SPILLS=0 variant "post-t-f16-d128" \
+    "DTYPE=f16,HEAD_DIM=128,DQ_TRANSPOSED=true" --tile-pipeline=$O3
   ;;
 serving)
   # The serving attention kernels (issue 23), named NAME-CHIP for

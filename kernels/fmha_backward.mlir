@@ -33,7 +33,7 @@
 // memory). Q^T and dO^T (the B operands of S^T and dP^T) are permutes of
 // the loaded Q and dO: the mmas read Q's and dO's shared tiles transposed
 // (wgmma K-major instead of MN-major, ldmatrix without .trans), so each is
-// loaded once per step (172,540 -> 106,876 bytes of shared memory on
+// loaded once per step (172,540 -> 106,996 bytes of shared memory on
 // sm_90a at D 128); K and V are loaded once per block. (The first version
 // computed S = Q K^T and permuted P and dS: both through shared memory,
 // 5% slower on the H200: docs/perf.md, 2026-12-03.)
@@ -46,13 +46,24 @@
 // Query rows past Sq read LSE = +inf (padding), so their P is 0; keys past
 // Sk are masked unless EVEN_K says there are none.
 //
+// Two consumer warpgroups (DQ_TRANSPOSED, FlashAttention-3's shape for
+// D = 128): TILE_N = 128 keys on 8 warps (--num-warps=8; on sm_90a a
+// producer warpgroup feeds them). The warps split M only, so every mma
+// needs M = 128: S^T, dP^T, dV and dK have M = TILE_N, but dQ = dS K has
+// M = TILE_M = 64, so the kernel computes dQ^T = K^T dS^T instead
+// (M = D = 128; K^T reads K's shared tile transposed, dS^T is the computed
+// B operand) and adds it into a transposed accumulator DQacc [B, H, D, Sq]
+// (contiguous along Sq: the accumulator's column pairs stay vector
+// reductions). The pre- and postprocess take the same DQ_TRANSPOSED.
+//
 // Parameters (tile.params): TILE_M, TILE_N, HEAD_DIM, QUERY_GROUP_SIZE,
-// CAUSAL, EVEN_K, DTYPE (f16 or bf16): as in fmha.mlir.
+// CAUSAL, EVEN_K, DTYPE (f16 or bf16): as in fmha.mlir; DQ_TRANSPOSED.
 //
 // Arguments: Q and dO [B, H, Sq, D], K and V [B, H / QUERY_GROUP_SIZE, Sk,
 // D] (DTYPE), Lse and Delta [B, H, Sq] (f32), DQacc [B, H, Sq, D] (f32,
-// zeroed by the preprocess, added into here), dK and dV [B, H_kv, Sk, D]
-// (DTYPE, written), the forward's qk_scale and input_pos.
+// [B, H, D, Sq] with DQ_TRANSPOSED; zeroed by the preprocess, added into
+// here), dK and dV [B, H_kv, Sk, D] (DTYPE, written), the forward's
+// qk_scale and input_pos.
 
 func.func @fmha_backward(
     %Q: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "Q"},
@@ -71,10 +82,13 @@ func.func @fmha_backward(
                      grid = ["cdiv(K.2, TILE_N)", "K.0 * K.1", "1"],
                      requires = ["Q.3 == HEAD_DIM", "K.3 == HEAD_DIM",
                                  "Q.1 == K.1 * QUERY_GROUP_SIZE",
-                                 "EVEN_K == 0 || K.2 % TILE_N == 0"]},
+                                 "EVEN_K == 0 || K.2 % TILE_N == 0",
+                                 "DQ_TRANSPOSED || (DQacc.2 == Q.2 && DQacc.3 == HEAD_DIM)",
+                                 "!DQ_TRANSPOSED || (DQacc.2 == HEAD_DIM && DQacc.3 == Q.2)"]},
       tile.params = {TILE_M = 64 : i32, TILE_N = 64 : i32,
                      HEAD_DIM = 128 : i32, QUERY_GROUP_SIZE = 1 : i32,
-                     CAUSAL = true, EVEN_K = true, DTYPE = f16}} {
+                     CAUSAL = true, EVEN_K = true, DTYPE = f16,
+                     DQ_TRANSPOSED = false}} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %log2e = arith.constant 1.44269504088896340736 : f32
@@ -83,6 +97,7 @@ func.func @fmha_backward(
   %group_size = tile.param "QUERY_GROUP_SIZE" : i32
   %causal = tile.param "CAUSAL" : i1
   %even_k = tile.param "EVEN_K" : i1
+  %dq_transposed = tile.param "DQ_TRANSPOSED" : i1
 
   // Block ids: x walks key tiles, y walks (batch, KV head) pairs.
   %bid_x = tile.block_id x
@@ -103,6 +118,10 @@ func.func @fmha_backward(
       : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
   %v = tile.reshape %v4 shape [TILE_N, HEAD_DIM]
       : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  // K^T [D, TILE_N], the A operand of dQ^T = K^T dS^T (DQ_TRANSPOSED): K's
+  // shared tile read transposed.
+  %kt = tile.permute %k [1, 0]
+      : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
 
   // Query tiles to walk: all, or for causal those from the first one whose
   // last row (position input_pos + (i + 1) * TILE_M - 1) reaches this
@@ -134,6 +153,7 @@ func.func @fmha_backward(
 
   %zero_kq = tile.full 0.0 shape [TILE_N, TILE_M] : tensor<?x?xf32>
   %zero_q = tile.full 0.0 shape [TILE_M, HEAD_DIM] : tensor<?x?xf32>
+  %zero_qt = tile.full 0.0 shape [HEAD_DIM, TILE_M] : tensor<?x?xf32>
   %ninf = tile.full -inf shape [TILE_N, TILE_M] : tensor<?x?xf32>
   %scale_kq = tile.splat %scale shape [TILE_N, TILE_M] : f32 -> tensor<?x?xf32>
   %dk_init = tile.full 0.0 shape [TILE_N, HEAD_DIM] : tensor<?x?xf32>
@@ -218,8 +238,16 @@ func.func @fmha_backward(
     %p_lp = tile.astype %p : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
 
     // dV += P^T dO (P^T is in the accumulator layout: a register operand).
-    %dv_new = tile.mma %p_lp, %do, %dv
-        : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+    // With DQ_TRANSPOSED, after dS^T (below): P^T in f32 is then dead
+    // before the mmas issue, which keeps the two warpgroups' consumers
+    // within 240 registers.
+    %dv_early = scf.if %dq_transposed -> tensor<?x?xf32> {
+      scf.yield %dv : tensor<?x?xf32>
+    } else {
+      %r = tile.mma %p_lp, %do, %dv
+          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+      scf.yield %r : tensor<?x?xf32>
+    }
 
     // dP^T = V dO^T; dS^T = P^T * (dP^T - Delta).
     %dp = tile.mma %v, %dot, %zero_kq
@@ -230,20 +258,40 @@ func.func @fmha_backward(
     %ds = arith.mulf %p, %dp_c : tensor<?x?xf32>
     %ds_lp = tile.astype %ds : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
 
+    %dv_new = scf.if %dq_transposed -> tensor<?x?xf32> {
+      %r = tile.mma %p_lp, %do, %dv
+          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+      scf.yield %r : tensor<?x?xf32>
+    } else {
+      scf.yield %dv_early : tensor<?x?xf32>
+    }
+
     // dK += dS^T Q (a register operand again).
     %dk_new = tile.mma %ds_lp, %q, %dk
         : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
 
-    // DQacc += dS K: dS = (dS^T)^T, the one operand that goes through
-    // shared memory (rows past Sq are outside the view: not added).
-    %dst = tile.permute %ds_lp [1, 0]
-        : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    %dq = tile.mma %dst, %k, %zero_q
-        : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
-    %dq4 = tile.reshape %dq shape [1, 1, TILE_M, HEAD_DIM]
-        : tensor<?x?xf32> -> tensor<1x1x?x?xf32>
-    tile.atomic add %dq4, %DQacc[%batch, %head, %i, %c0]
-        : tensor<1x1x?x?xf32>, !tile.view<?x?x?x?xf32>
+    scf.if %dq_transposed {
+      // DQacc^T += K^T dS^T [D, TILE_M]: dS^T is the B operand (staged
+      // through shared memory), K^T reads K's tile (columns past Sq are
+      // outside the view: not added).
+      %dqt = tile.mma %kt, %ds_lp, %zero_qt
+          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+      %dqt4 = tile.reshape %dqt shape [1, 1, HEAD_DIM, TILE_M]
+          : tensor<?x?xf32> -> tensor<1x1x?x?xf32>
+      tile.atomic add %dqt4, %DQacc[%batch, %head, %c0, %i]
+          : tensor<1x1x?x?xf32>, !tile.view<?x?x?x?xf32>
+    } else {
+      // DQacc += dS K: dS = (dS^T)^T, the one operand that goes through
+      // shared memory (rows past Sq are outside the view: not added).
+      %dst = tile.permute %ds_lp [1, 0]
+          : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+      %dq = tile.mma %dst, %k, %zero_q
+          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+      %dq4 = tile.reshape %dq shape [1, 1, TILE_M, HEAD_DIM]
+          : tensor<?x?xf32> -> tensor<1x1x?x?xf32>
+      tile.atomic add %dq4, %DQacc[%batch, %head, %i, %c0]
+          : tensor<1x1x?x?xf32>, !tile.view<?x?x?x?xf32>
+    }
     scf.yield %dk_new, %dv_new : tensor<?x?xf32>, tensor<?x?xf32>
   }
 

@@ -66,18 +66,23 @@ def manifest_of(kernel, dtype="f16", head_dim=64, causal=True, group=1, even_k=F
                 _view("Lse", "f32", 3, "write", 4), _scalar("qk_scale", "f32"),
                 _scalar("input_pos", "i32")]
     elif kernel == "fmha_backward_preprocess":
-        params = {"DTYPE": dtype, "HEAD_DIM": head_dim, "TILE_M": tile}
+        params = {"DQ_TRANSPOSED": False, "DTYPE": dtype, "HEAD_DIM": head_dim,
+                  "TILE_M": tile}
         grid = [f"cdiv(Out.2, {t})", "Out.0 * Out.1", "1"]
         requires = [f"Out.3 == {d}", f"dO.3 == {d}", "dO.2 == Out.2", "dO.1 == Out.1",
-                    "dO.0 == Out.0", f"DQacc.3 == {d}", "DQacc.2 == Out.2"]
+                    "dO.0 == Out.0", f"0 || (DQacc.3 == {d} && DQacc.2 == Out.2)",
+                    f"!0 || (DQacc.2 == {d} && DQacc.3 == Out.2)"]
         abi_ = [_view("Out", dtype, 4, "read"), _view("dO", dtype, 4, "read"),
                 _view("Delta", "f32", 3, "write", 4), _view("DQacc", "f32", 4, "write")]
     elif kernel == "fmha_backward":
-        params = {"CAUSAL": causal, "DTYPE": dtype, "EVEN_K": even_k, "HEAD_DIM": head_dim,
-                  "QUERY_GROUP_SIZE": group, "TILE_M": tile, "TILE_N": tile}
+        params = {"CAUSAL": causal, "DQ_TRANSPOSED": False, "DTYPE": dtype,
+                  "EVEN_K": even_k, "HEAD_DIM": head_dim, "QUERY_GROUP_SIZE": group,
+                  "TILE_M": tile, "TILE_N": tile}
         grid = [f"cdiv(K.2, {t})", "K.0 * K.1", "1"]
         requires = [f"Q.3 == {d}", f"K.3 == {d}", f"Q.1 == K.1 * {group}",
-                    f"{flag} == 0 || K.2 % {t} == 0"]
+                    f"{flag} == 0 || K.2 % {t} == 0",
+                    f"0 || (DQacc.2 == Q.2 && DQacc.3 == {d})",
+                    f"!0 || (DQacc.2 == {d} && DQacc.3 == Q.2)"]
         abi_ = [_view("Q", dtype, 4, "read"), _view("K", dtype, 4, "read"),
                 _view("V", dtype, 4, "read"), _view("dO", dtype, 4, "read"),
                 _view("Lse", "f32", 3, "read", 4), _view("Delta", "f32", 3, "read", 4),
@@ -85,9 +90,11 @@ def manifest_of(kernel, dtype="f16", head_dim=64, causal=True, group=1, even_k=F
                 _view("dV", dtype, 4, "write"), _scalar("qk_scale", "f32"),
                 _scalar("input_pos", "i32")]
     elif kernel == "fmha_backward_postprocess":
-        params = {"DTYPE": dtype, "HEAD_DIM": head_dim, "TILE_M": tile}
+        params = {"DQ_TRANSPOSED": False, "DTYPE": dtype, "HEAD_DIM": head_dim,
+                  "TILE_M": tile}
         grid = [f"cdiv(dQ.2, {t})", "dQ.0 * dQ.1", "1"]
-        requires = [f"dQ.3 == {d}", f"DQacc.3 == {d}", "DQacc.2 == dQ.2",
+        requires = [f"dQ.3 == {d}", f"0 || (DQacc.3 == {d} && DQacc.2 == dQ.2)",
+                    f"!0 || (DQacc.2 == {d} && DQacc.3 == dQ.2)",
                     "DQacc.1 == dQ.1", "DQacc.0 == dQ.0"]
         abi_ = [_view("DQacc", "f32", 4, "read"), _view("dQ", dtype, 4, "write"),
                 _scalar("qk_scale", "f32")]
@@ -152,6 +159,34 @@ class BundleSetTest(unittest.TestCase):
         self.assertIs(plan.forward.params["WITH_LSE"], True)
         self.assertIs(plan.main.params["CAUSAL"], False)
         self.assertEqual(plan.post.kernel, "fmha_backward_postprocess")
+
+    def test_dq_transposed(self):
+        """The pre- and postprocess follow the main kernel's DQ_TRANSPOSED
+        (a variant set as plan.main after construction too), and so does
+        the accumulator's shape; bundles without the param count as false."""
+        write_set(self.dir, dtypes=("f16",), groups=(1,))
+        for k in ("fmha_backward_preprocess", "fmha_backward_postprocess",
+                  "fmha_backward"):
+            raw = manifest_of(k, "f16", 64, True, 1, True)
+            raw["params"]["DQ_TRANSPOSED"] = True
+            write_bundle(os.path.join(self.dir, f"{k}-t"), raw)
+        # A bundle compiled before the param existed: false.
+        raw = manifest_of("fmha_backward_preprocess", "bf16", 64)
+        del raw["params"]["DQ_TRANSPOSED"]
+        write_bundle(os.path.join(self.dir, "old-pre"), raw)
+        s = tl.BundleSet(self.dir, device=(8, 0))
+        plan = att.Plan(s, "f16", 64, 1, True, 128)
+        self.assertIs(plan.main.params["DQ_TRANSPOSED"], False)
+        self.assertIs(plan.pre.params["DQ_TRANSPOSED"], False)
+        self.assertIs(plan.post.params["DQ_TRANSPOSED"], False)
+        self.assertEqual(plan.dq_acc_shape(2, 4, 100, 64), (2, 4, 100, 64))
+        plan.main = s.select("fmha_backward", dict(HEAD_DIM=64, DTYPE="f16", CAUSAL=True,
+                                                   DQ_TRANSPOSED=True), 128)
+        self.assertTrue(plan.pre.dir.endswith("fmha_backward_preprocess-t"))
+        self.assertTrue(plan.post.dir.endswith("fmha_backward_postprocess-t"))
+        self.assertEqual(plan.dq_acc_shape(2, 4, 100, 64), (2, 4, 64, 100))
+        self.assertTrue(s.select("fmha_backward_preprocess",
+                                 dict(DTYPE="bf16", DQ_TRANSPOSED=False)).dir.endswith("old-pre"))
 
     def test_missing(self):
         write_set(self.dir, dims=(64,), groups=(1,))
