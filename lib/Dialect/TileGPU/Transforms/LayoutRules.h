@@ -78,9 +78,11 @@ bool isGoodAccessLayout(Attribute layout, ArrayRef<int64_t> shape,
 /// computed tiles by tilegpu.local_store; barriers around both.
 /// The load whose tile `operand` is the transpose of: `operand` is a
 /// 2-d `tile.permute [1, 0]` of the 2-d result of a load, each possibly
-/// through `tile.reshape`s that only add or drop unit dimensions. Null
-/// otherwise. Such an mma operand reads the load's staged buffer
-/// transposed (tilegpu.mma transpose_a / transpose_b): no second buffer.
+/// through `tile.reshape`s that only add or drop unit dimensions, and the
+/// load one that MmaOperandStager::stageLoad stages (zero padding, a tile
+/// dimension along the view's contiguous one). Null otherwise. Such an mma
+/// operand reads the load's staged buffer transposed (tilegpu.mma transpose_a /
+/// transpose_b): no second buffer.
 LoadOp getTransposedLoad(Value operand);
 
 class MmaOperandStager {

@@ -55,6 +55,11 @@ LoadOp mlir::tilegpu::getTransposedLoad(Value operand) {
       load.getType().getDimSize(0) != type.getDimSize(1) ||
       load.getType().getDimSize(1) != type.getDimSize(0))
     return {};
+  // Only a load that stageLoad stages (zero padding, a contiguous tile
+  // dimension); any other stays a computed operand, staged as before.
+  if (load.getPadding() != tile::Padding::zero ||
+      getContiguousTileDim(load) < 0)
+    return {};
   return load;
 }
 

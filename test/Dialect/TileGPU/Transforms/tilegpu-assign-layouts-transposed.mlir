@@ -99,3 +99,26 @@ func.func @transpose_also_stored(%K: !tile.view<?x?xf16>, %Q: !tile.view<?x?xf16
   tilegpu.store %qt, %QT[%c0, %c0] dims [0, 1] : tensor<128x64xf16>, !tile.view<?x?xf16>
   return
 }
+
+// -----
+
+// A load that pads with other than zero is not staged for mma (its padding
+// would leak into the products): its permute stays a computed operand,
+// stored to shared memory as before.
+// CHECK-LABEL: func.func @padded_load_stays_computed
+// CHECK: %[[QT:.*]] = tile.permute
+// CHECK: tilegpu.local_store %[[QT]]
+// CHECK: tilegpu.mma
+// CHECK-NOT: transpose_b
+func.func @padded_load_stays_computed(%K: !tile.view<?x?xf16>, %Q: !tile.view<?x?xf16>,
+                                      %S: !tile.view<?x?xf32>)
+    attributes {tile.kernel = {num_warps = 4 : i32}} {
+  %c0 = arith.constant 0 : i32
+  %k = tilegpu.load %K[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<64x128xf16>
+  %q = tilegpu.load %Q[%c0, %c0] dims [0, 1] padding neg_inf : !tile.view<?x?xf16> -> tensor<64x128xf16>
+  %qt = tile.permute %q [1, 0] : tensor<64x128xf16> -> tensor<128x64xf16>
+  %zero = tile.full 0.0 shape [64, 64] : tensor<64x64xf32>
+  %s = tile.mma %k, %qt, %zero : tensor<64x128xf16>, tensor<128x64xf16>, tensor<64x64xf32>
+  tilegpu.store %s, %S[%c0, %c0] dims [0, 1] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  return
+}
