@@ -101,7 +101,8 @@ def direct_backward(plan, q, k, v, out, lse, dout, scale, input_pos):
     B, H, Sq, D = q.shape
     nan = float("nan")
     delta = torch.full((B, H, Sq), nan, dtype=torch.float32, device=q.device)
-    dq_acc = torch.full((B, H, Sq, D), nan, dtype=torch.float32, device=q.device)
+    dq_acc = torch.full(plan.dq_acc_shape(B, H, Sq, D), nan, dtype=torch.float32,
+                        device=q.device)
     dk, dv, dq = torch.full_like(k, nan), torch.full_like(v, nan), torch.full_like(q, nan)
     b = plan.bundles
     b.kernel(plan.pre)(Out=out, dO=dout, Delta=delta, DQacc=dq_acc)

@@ -26,6 +26,9 @@
 #         backward: the attention backward's kernels and the forward with
 #                  LSE (every dtype, head dim, causal, GQA 1/4, EVEN_K), and
 #                  main-kernel variants in variants/: bench/check_backward.py
+#         transposed: C = A^T B^T with both mma operands read
+#                  transposed from their loads' shared tiles (sm_90a wgmma
+#                  and mma.sync, sm_80): bench/check_transposed.py
 #         serving: kernels/paged_decode.mlir and kernels/varlen_fmha.mlir
 #                  (and the dense fmha for comparison), named NAME-CHIP:
 #                  bench/check_serving.py
@@ -622,7 +625,39 @@ backward)
       --tile-pipeline=$O3 --warp-specialize=off
     KERNEL=fmha_backward ALLOW_SPILLS=0 variant "variants/bwd-o2-$c" "$common" \
       --tile-pipeline=tile-O2
+    # Two consumer warpgroups (FlashAttention-3's shape): 128 keys a block
+    # on 8 warps (and the producer warpgroup), dQ^T = K^T dS^T added into
+    # a transposed accumulator; the pre- and postprocess with
+    # DQ_TRANSPOSED=true (below) go with it.
+    KERNEL=fmha_backward ALLOW_SPILLS=0 variant "variants/bwd-2wg-$c" \
+      "$common,TILE_M=64,TILE_N=128,DQ_TRANSPOSED=true" --tile-pipeline=$O3 --num-warps=8
   done
+  KERNEL=fmha_backward_preprocess ALLOW_SPILLS=0 variant "pre-t-f16-d128" \
+    "DTYPE=f16,HEAD_DIM=128,DQ_TRANSPOSED=true" --tile-pipeline=$O3
+  KERNEL=fmha_backward_postprocess ALLOW_SPILLS=0 variant "post-t-f16-d128" \
+    "DTYPE=f16,HEAD_DIM=128,DQ_TRANSPOSED=true" --tile-pipeline=$O3
+  ;;
+transposed)
+  # Transposed mma operands read from the load's shared tile (tilegpu.mma
+  # transpose_a / transpose_b): C = A^T B^T, A [K, M], B [N, K]
+  # (test/Kernels/Inputs/mma_transposed.mlir), named NAME-CHIP for
+  # bench/check_transposed.py: wgmma (MN-major A, K-major B) and mma.sync
+  # (ldmatrix .trans for A) on sm_90a, mma.sync on sm_80; f16 and bf16;
+  # 64x64 tiles on 4 warps and 128x128 on 8.
+  KERNEL_FILE="$root/test/Kernels/Inputs/mma_transposed.mlir"
+  for chip in sm_90a sm_80; do
+    for dtype in f16 bf16; do
+      "$compile" "$KERNEL_FILE" --quiet --chip="$chip" --params="DTYPE=$dtype" \
+        -o "$out/mmat-$dtype-t64-$chip"
+      echo "mmat-$dtype-t64-$chip"
+    done
+    "$compile" "$KERNEL_FILE" --quiet --chip="$chip" \
+      --params="BLOCK_M=128,BLOCK_N=128,BLOCK_K=64" --num-warps=8 -o "$out/mmat-f16-t128-$chip"
+    echo "mmat-f16-t128-$chip"
+  done
+  "$compile" "$KERNEL_FILE" --quiet --chip=sm_90a --mma-version=2 \
+    --params="DTYPE=f16" -o "$out/mmat-f16-t64sync-sm_90a"
+  echo "mmat-f16-t64sync-sm_90a"
   ;;
 serving)
   # The serving attention kernels (issue 23), named NAME-CHIP for
@@ -840,7 +875,7 @@ syntax)
   done
   ;;
 *)
-  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving, xent, fp8, window, syntax)" >&2
+  echo "unknown set '$set_name' (check, perf, dtypes, ladder, kernels, hopper, splitk, data, norms, moe, backward, serving, xent, fp8, window, syntax, transposed)" >&2
   exit 2
   ;;
 esac

@@ -28,10 +28,13 @@
 //
 // The transposed operands: P^T and dS^T are computed in the accumulator
 // layout, so as the A operands of dV and dK they stay in registers (as P
-// does in the forward). Only dS = (dS^T)^T, the A operand of dQ, is a
-// `tile.permute` (the compiler stages it through shared memory). Q^T and
-// dO^T are Q and dO loaded a second time with `order` (the B operands of
-// S^T and dP^T); K and V are loaded once per block. (The first version
+// does in the forward). dS = (dS^T)^T, the A operand of dQ, is a
+// `tile.permute` of a computed tile (the compiler stages it through shared
+// memory). Q^T and dO^T (the B operands of S^T and dP^T) are permutes of
+// the loaded Q and dO: the mmas read Q's and dO's shared tiles transposed
+// (wgmma K-major instead of MN-major, ldmatrix without .trans), so each is
+// loaded once per step (172,540 -> 106,996 bytes of shared memory on
+// sm_90a at D 128); K and V are loaded once per block. (The first version
 // computed S = Q K^T and permuted P and dS: both through shared memory,
 // 5% slower on the H200: docs/perf.md, 2026-12-03.)
 //
@@ -51,14 +54,25 @@
 // s' = cap * t, t = tanh(x / cap), x = S * qk_scale, so P = exp2(t * cap *
 // log2(e) - LSE) and the gradient of x is dS * (1 - t^2).
 //
+// Two consumer warpgroups (DQ_TRANSPOSED, FlashAttention-3's shape for
+// D = 128): TILE_N = 128 keys on 8 warps (--num-warps=8; on sm_90a a
+// producer warpgroup feeds them). The warps split M only, so every mma
+// needs M = 128: S^T, dP^T, dV and dK have M = TILE_N, but dQ = dS K has
+// M = TILE_M = 64, so the kernel computes dQ^T = K^T dS^T instead
+// (M = D = 128; K^T reads K's shared tile transposed, dS^T is the computed
+// B operand) and adds it into a transposed accumulator DQacc [B, H, D, Sq]
+// (contiguous along Sq: the accumulator's column pairs stay vector
+// reductions). The pre- and postprocess take the same DQ_TRANSPOSED.
+//
 // Parameters (tile.params): TILE_M, TILE_N, HEAD_DIM, QUERY_GROUP_SIZE,
 // CAUSAL, EVEN_K, DTYPE (f16 or bf16), WINDOW_LEFT, WINDOW_RIGHT, SOFTCAP:
-// as in fmha.mlir (the forward's values).
+// as in fmha.mlir (the forward's values); DQ_TRANSPOSED.
 //
 // Arguments: Q and dO [B, H, Sq, D], K and V [B, H / QUERY_GROUP_SIZE, Sk,
 // D] (DTYPE), Lse and Delta [B, H, Sq] (f32), DQacc [B, H, Sq, D] (f32,
-// zeroed by the preprocess, added into here), dK and dV [B, H_kv, Sk, D]
-// (DTYPE, written), the forward's qk_scale and input_pos.
+// [B, H, D, Sq] with DQ_TRANSPOSED; zeroed by the preprocess, added into
+// here), dK and dV [B, H_kv, Sk, D] (DTYPE, written), the forward's
+// qk_scale and input_pos.
 
 func.func @fmha_backward(
     %Q: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "Q"},
@@ -77,12 +91,14 @@ func.func @fmha_backward(
                      grid = ["cdiv(K.2, TILE_N)", "K.0 * K.1", "1"],
                      requires = ["Q.3 == HEAD_DIM", "K.3 == HEAD_DIM",
                                  "Q.1 == K.1 * QUERY_GROUP_SIZE",
-                                 "EVEN_K == 0 || K.2 % TILE_N == 0"]},
+                                 "EVEN_K == 0 || K.2 % TILE_N == 0",
+                                 "DQ_TRANSPOSED || (DQacc.2 == Q.2 && DQacc.3 == HEAD_DIM)",
+                                 "!DQ_TRANSPOSED || (DQacc.2 == HEAD_DIM && DQacc.3 == Q.2)"]},
       tile.params = {TILE_M = 64 : i32, TILE_N = 64 : i32,
                      HEAD_DIM = 128 : i32, QUERY_GROUP_SIZE = 1 : i32,
                      CAUSAL = true, EVEN_K = true, DTYPE = f16,
                      WINDOW_LEFT = -1 : i32, WINDOW_RIGHT = -1 : i32,
-                     SOFTCAP = 0 : i32}} {
+                     SOFTCAP = 0 : i32, DQ_TRANSPOSED = false}} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %log2e = arith.constant 1.44269504088896340736 : f32
@@ -97,6 +113,7 @@ func.func @fmha_backward(
   %has_left = arith.cmpi sge, %window_left, %c0 : i32
   %has_right = arith.cmpi sge, %window_right, %c0 : i32
   %has_softcap = arith.cmpi sgt, %softcap, %c0 : i32
+  %dq_transposed = tile.param "DQ_TRANSPOSED" : i1
 
   // Block ids: x walks key tiles, y walks (batch, KV head) pairs.
   %bid_x = tile.block_id x
@@ -125,6 +142,10 @@ func.func @fmha_backward(
       : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
   %v = tile.reshape %v4 shape [TILE_N, HEAD_DIM]
       : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+  // K^T [D, TILE_N], the A operand of dQ^T = K^T dS^T (DQ_TRANSPOSED): K's
+  // shared tile read transposed.
+  %kt = tile.permute %k [1, 0]
+      : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
 
   // Query tiles to walk: all, or for causal those from the first one whose
   // last row (position input_pos + (i + 1) * TILE_M - 1) reaches this
@@ -185,6 +206,7 @@ func.func @fmha_backward(
 
   %zero_kq = tile.full 0.0 shape [TILE_N, TILE_M] : tensor<?x?xf32>
   %zero_q = tile.full 0.0 shape [TILE_M, HEAD_DIM] : tensor<?x?xf32>
+  %zero_qt = tile.full 0.0 shape [HEAD_DIM, TILE_M] : tensor<?x?xf32>
   %ninf = tile.full -inf shape [TILE_N, TILE_M] : tensor<?x?xf32>
   %scale_kq = tile.splat %scale shape [TILE_N, TILE_M] : f32 -> tensor<?x?xf32>
   %dk_init = tile.full 0.0 shape [TILE_N, HEAD_DIM] : tensor<?x?xf32>
@@ -206,28 +228,23 @@ func.func @fmha_backward(
     %i = arith.addi %i_rel, %first_q_tile : i32
     %head = arith.addi %head0, %g : i32
     // Q and dO [TILE_M, D] (the B operands of dK += dS^T Q and
-    // dV += P^T dO) and, read with `order`, Q^T and dO^T [D, TILE_M] (the
-    // B operands of S^T and dP^T).
+    // dV += P^T dO), and their transposes Q^T and dO^T [D, TILE_M] (the B
+    // operands of S^T and dP^T): the compiler reads the same shared tiles
+    // transposed (tilegpu.mma transpose_b), loaded once.
     %q4 = tile.load %Q[%batch, %head, %i, %c0] shape [1, 1, TILE_M, HEAD_DIM]
         latency 2
         : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
     %q = tile.reshape %q4 shape [TILE_M, HEAD_DIM]
         : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    %qt4 = tile.load %Q[%batch, %head, %c0, %i] shape [1, 1, HEAD_DIM, TILE_M]
-        order [0, 1, 3, 2] latency 2
-        : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
-    %qt = tile.reshape %qt4 shape [HEAD_DIM, TILE_M]
-        : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    %qt = tile.permute %q [1, 0]
+        : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
     %do4 = tile.load %dO[%batch, %head, %i, %c0] shape [1, 1, TILE_M, HEAD_DIM]
         latency 2
         : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
     %do = tile.reshape %do4 shape [TILE_M, HEAD_DIM]
         : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    %dot4 = tile.load %dO[%batch, %head, %c0, %i] shape [1, 1, HEAD_DIM, TILE_M]
-        order [0, 1, 3, 2] latency 2
-        : !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> -> tensor<1x1x?x?x!tile.dtype<"DTYPE">>
-    %dot = tile.reshape %dot4 shape [HEAD_DIM, TILE_M]
-        : tensor<1x1x?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+    %dot = tile.permute %do [1, 0]
+        : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
     // LSE and Delta as rows [1, TILE_M]. Query columns past Sq read +inf,
     // so that their P is exactly 0.
     %lse3 = tile.load %Lse[%batch, %head, %i] shape [1, 1, TILE_M] padding pos_inf
@@ -326,8 +343,16 @@ func.func @fmha_backward(
     }
 
     // dV += P^T dO (P^T is in the accumulator layout: a register operand).
-    %dv_new = tile.mma %p_lp, %do, %dv
-        : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+    // With DQ_TRANSPOSED, after dS^T (below): P^T in f32 is then dead
+    // before the mmas issue, which keeps the two warpgroups' consumers
+    // within 240 registers.
+    %dv_early = scf.if %dq_transposed -> tensor<?x?xf32> {
+      scf.yield %dv : tensor<?x?xf32>
+    } else {
+      %r = tile.mma %p_lp, %do, %dv
+          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+      scf.yield %r : tensor<?x?xf32>
+    }
 
     // dP^T = V dO^T; dS^T = P^T * (dP^T - Delta).
     %dp = tile.mma %v, %dot, %zero_kq
@@ -338,20 +363,40 @@ func.func @fmha_backward(
     %ds = arith.mulf %p_ds, %dp_c : tensor<?x?xf32>
     %ds_lp = tile.astype %ds : tensor<?x?xf32> -> tensor<?x?x!tile.dtype<"DTYPE">>
 
+    %dv_new = scf.if %dq_transposed -> tensor<?x?xf32> {
+      %r = tile.mma %p_lp, %do, %dv
+          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+      scf.yield %r : tensor<?x?xf32>
+    } else {
+      scf.yield %dv_early : tensor<?x?xf32>
+    }
+
     // dK += dS^T Q (a register operand again).
     %dk_new = tile.mma %ds_lp, %q, %dk
         : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
 
-    // DQacc += dS K: dS = (dS^T)^T, the one operand that goes through
-    // shared memory (rows past Sq are outside the view: not added).
-    %dst = tile.permute %ds_lp [1, 0]
-        : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
-    %dq = tile.mma %dst, %k, %zero_q
-        : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
-    %dq4 = tile.reshape %dq shape [1, 1, TILE_M, HEAD_DIM]
-        : tensor<?x?xf32> -> tensor<1x1x?x?xf32>
-    tile.atomic add %dq4, %DQacc[%batch, %head, %i, %c0]
-        : tensor<1x1x?x?xf32>, !tile.view<?x?x?x?xf32>
+    scf.if %dq_transposed {
+      // DQacc^T += K^T dS^T [D, TILE_M]: dS^T is the B operand (staged
+      // through shared memory), K^T reads K's tile (columns past Sq are
+      // outside the view: not added).
+      %dqt = tile.mma %kt, %ds_lp, %zero_qt
+          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+      %dqt4 = tile.reshape %dqt shape [1, 1, HEAD_DIM, TILE_M]
+          : tensor<?x?xf32> -> tensor<1x1x?x?xf32>
+      tile.atomic add %dqt4, %DQacc[%batch, %head, %c0, %i]
+          : tensor<1x1x?x?xf32>, !tile.view<?x?x?x?xf32>
+    } else {
+      // DQacc += dS K: dS = (dS^T)^T, the one operand that goes through
+      // shared memory (rows past Sq are outside the view: not added).
+      %dst = tile.permute %ds_lp [1, 0]
+          : tensor<?x?x!tile.dtype<"DTYPE">> -> tensor<?x?x!tile.dtype<"DTYPE">>
+      %dq = tile.mma %dst, %k, %zero_q
+          : tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?x!tile.dtype<"DTYPE">>, tensor<?x?xf32>
+      %dq4 = tile.reshape %dq shape [1, 1, TILE_M, HEAD_DIM]
+          : tensor<?x?xf32> -> tensor<1x1x?x?xf32>
+      tile.atomic add %dq4, %DQacc[%batch, %head, %i, %c0]
+          : tensor<1x1x?x?xf32>, !tile.view<?x?x?x?xf32>
+    }
     scf.yield %dk_new, %dv_new : tensor<?x?xf32>, tensor<?x?xf32>
   }
 

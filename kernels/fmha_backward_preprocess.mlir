@@ -14,9 +14,13 @@
 // S * qk_scale * log2(e); FLT_MAX for a row that sees no key), so there is
 // nothing to convert: the main kernel reads it as it is.
 //
-// Parameters: TILE_M (rows per block), HEAD_DIM (D), DTYPE (f16 or bf16).
-// Arguments: Out and dO [B, H, Sq, D] (DTYPE), Delta [B, H, Sq] (f32),
-// DQacc [B, H, Sq, D] (f32).
+// With DQ_TRANSPOSED the accumulator is [B, H, D, Sq] (the main kernel
+// with two consumer warpgroups adds dQ^T into it).
+//
+// Parameters: TILE_M (rows per block), HEAD_DIM (D), DTYPE (f16 or bf16),
+// DQ_TRANSPOSED. Arguments: Out and dO [B, H, Sq, D] (DTYPE), Delta
+// [B, H, Sq] (f32), DQacc [B, H, Sq, D] (f32; [B, H, D, Sq] with
+// DQ_TRANSPOSED).
 
 func.func @fmha_backward_preprocess(
     %Out: !tile.view<?x?x?x?x!tile.dtype<"DTYPE">> {tile.name = "Out"},
@@ -28,10 +32,11 @@ func.func @fmha_backward_preprocess(
                      grid = ["cdiv(Out.2, TILE_M)", "Out.0 * Out.1", "1"],
                      requires = ["Out.3 == HEAD_DIM", "dO.3 == HEAD_DIM",
                                  "dO.2 == Out.2", "dO.1 == Out.1",
-                                 "dO.0 == Out.0", "DQacc.3 == HEAD_DIM",
-                                 "DQacc.2 == Out.2"]},
+                                 "dO.0 == Out.0",
+                                 "DQ_TRANSPOSED || (DQacc.3 == HEAD_DIM && DQacc.2 == Out.2)",
+                                 "!DQ_TRANSPOSED || (DQacc.2 == HEAD_DIM && DQacc.3 == Out.2)"]},
       tile.params = {TILE_M = 64 : i32, HEAD_DIM = 128 : i32,
-                     DTYPE = f16}} {
+                     DTYPE = f16, DQ_TRANSPOSED = false}} {
   %c0 = arith.constant 0 : i32
   %bid_x = tile.block_id x
   %bid_y = tile.block_id y
@@ -51,8 +56,15 @@ func.func @fmha_backward_preprocess(
   tile.store %delta, %Delta[%batch, %head, %bid_x]
       : tensor<1x1x?xf32>, !tile.view<?x?x?xf32>
 
-  %zero = tile.full 0.0 shape [1, 1, TILE_M, HEAD_DIM] : tensor<1x1x?x?xf32>
-  tile.store %zero, %DQacc[%batch, %head, %bid_x, %c0]
-      : tensor<1x1x?x?xf32>, !tile.view<?x?x?x?xf32>
+  %dq_transposed = tile.param "DQ_TRANSPOSED" : i1
+  scf.if %dq_transposed {
+    %zero_t = tile.full 0.0 shape [1, 1, HEAD_DIM, TILE_M] : tensor<1x1x?x?xf32>
+    tile.store %zero_t, %DQacc[%batch, %head, %c0, %bid_x]
+        : tensor<1x1x?x?xf32>, !tile.view<?x?x?x?xf32>
+  } else {
+    %zero = tile.full 0.0 shape [1, 1, TILE_M, HEAD_DIM] : tensor<1x1x?x?xf32>
+    tile.store %zero, %DQacc[%batch, %head, %bid_x, %c0]
+        : tensor<1x1x?x?xf32>, !tile.view<?x?x?x?xf32>
+  }
   return
 }

@@ -47,13 +47,14 @@ def _scalar(name, dtype):
 
 
 def manifest_of(kernel, dtype="f16", head_dim=64, causal=True, group=1, even_k=False,
-                tile=64, target="sm_80"):
+                tile=64, target="sm_80", dq_t=False):
     """The manifest tile-compile writes for `kernel` (kernels/<kernel>.mlir)
     with these parameters (without the compiler-specific fields; the
     kernels' ABI, grid and requires: CompiledManifestTest compares them with
     tile-compile's where it is built)."""
     d, t = str(head_dim), str(tile)
     flag = "1" if even_k else "0"
+    tq = "1" if dq_t else "0"  # DQ_TRANSPOSED as tile-compile substitutes it
     if kernel == "fmha":
         params = {"CAUSAL": causal, "DTYPE": dtype, "EVEN_K": even_k, "HEAD_DIM": head_dim,
                   "QUERY_GROUP_SIZE": group, "TILE_M": tile, "TILE_N": tile,
@@ -66,19 +67,24 @@ def manifest_of(kernel, dtype="f16", head_dim=64, causal=True, group=1, even_k=F
                 _view("Lse", "f32", 3, "write", 4), _scalar("qk_scale", "f32"),
                 _scalar("input_pos", "i32")]
     elif kernel == "fmha_backward_preprocess":
-        params = {"DTYPE": dtype, "HEAD_DIM": head_dim, "TILE_M": tile}
+        params = {"DQ_TRANSPOSED": dq_t, "DTYPE": dtype, "HEAD_DIM": head_dim,
+                  "TILE_M": tile}
         grid = [f"cdiv(Out.2, {t})", "Out.0 * Out.1", "1"]
         requires = [f"Out.3 == {d}", f"dO.3 == {d}", "dO.2 == Out.2", "dO.1 == Out.1",
-                    "dO.0 == Out.0", f"DQacc.3 == {d}", "DQacc.2 == Out.2"]
+                    "dO.0 == Out.0", f"{tq} || (DQacc.3 == {d} && DQacc.2 == Out.2)",
+                    f"!{tq} || (DQacc.2 == {d} && DQacc.3 == Out.2)"]
         abi_ = [_view("Out", dtype, 4, "read"), _view("dO", dtype, 4, "read"),
                 _view("Delta", "f32", 3, "write", 4), _view("DQacc", "f32", 4, "write")]
     elif kernel == "fmha_backward":
-        params = {"CAUSAL": causal, "DTYPE": dtype, "EVEN_K": even_k, "HEAD_DIM": head_dim,
-                  "QUERY_GROUP_SIZE": group, "TILE_M": tile, "TILE_N": tile,
+        params = {"CAUSAL": causal, "DQ_TRANSPOSED": dq_t, "DTYPE": dtype,
+                  "EVEN_K": even_k, "HEAD_DIM": head_dim, "QUERY_GROUP_SIZE": group,
+                  "TILE_M": tile, "TILE_N": tile,
                   "WINDOW_LEFT": -1, "WINDOW_RIGHT": -1, "SOFTCAP": 0}
         grid = [f"cdiv(K.2, {t})", "K.0 * K.1", "1"]
         requires = [f"Q.3 == {d}", f"K.3 == {d}", f"Q.1 == K.1 * {group}",
-                    f"{flag} == 0 || K.2 % {t} == 0"]
+                    f"{flag} == 0 || K.2 % {t} == 0",
+                    f"{tq} || (DQacc.2 == Q.2 && DQacc.3 == {d})",
+                    f"!{tq} || (DQacc.2 == {d} && DQacc.3 == Q.2)"]
         abi_ = [_view("Q", dtype, 4, "read"), _view("K", dtype, 4, "read"),
                 _view("V", dtype, 4, "read"), _view("dO", dtype, 4, "read"),
                 _view("Lse", "f32", 3, "read", 4), _view("Delta", "f32", 3, "read", 4),
@@ -86,9 +92,11 @@ def manifest_of(kernel, dtype="f16", head_dim=64, causal=True, group=1, even_k=F
                 _view("dV", dtype, 4, "write"), _scalar("qk_scale", "f32"),
                 _scalar("input_pos", "i32")]
     elif kernel == "fmha_backward_postprocess":
-        params = {"DTYPE": dtype, "HEAD_DIM": head_dim, "TILE_M": tile}
+        params = {"DQ_TRANSPOSED": dq_t, "DTYPE": dtype, "HEAD_DIM": head_dim,
+                  "TILE_M": tile}
         grid = [f"cdiv(dQ.2, {t})", "dQ.0 * dQ.1", "1"]
-        requires = [f"dQ.3 == {d}", f"DQacc.3 == {d}", "DQacc.2 == dQ.2",
+        requires = [f"dQ.3 == {d}", f"{tq} || (DQacc.3 == {d} && DQacc.2 == dQ.2)",
+                    f"!{tq} || (DQacc.2 == {d} && DQacc.3 == dQ.2)",
                     "DQacc.1 == dQ.1", "DQacc.0 == dQ.0"]
         abi_ = [_view("DQacc", "f32", 4, "read"), _view("dQ", dtype, 4, "write"),
                 _scalar("qk_scale", "f32")]
@@ -171,6 +179,33 @@ class BundleSetTest(unittest.TestCase):
         # Asked for, a window is selected.
         m = s.select("fmha", dict(HEAD_DIM=64, DTYPE="f16", WINDOW_LEFT=64), 77)
         self.assertEqual(m.params["WINDOW_LEFT"], 64)
+
+    def test_dq_transposed(self):
+        """The pre- and postprocess follow the main kernel's DQ_TRANSPOSED
+        (a variant set as plan.main after construction too), and so does
+        the accumulator's shape; bundles without the param count as false."""
+        write_set(self.dir, dtypes=("f16",), groups=(1,))
+        for k in ("fmha_backward_preprocess", "fmha_backward_postprocess",
+                  "fmha_backward"):
+            write_bundle(os.path.join(self.dir, f"{k}-t"),
+                         manifest_of(k, "f16", 64, True, 1, True, dq_t=True))
+        # A bundle compiled before the param existed: false.
+        raw = manifest_of("fmha_backward_preprocess", "bf16", 64)
+        del raw["params"]["DQ_TRANSPOSED"]
+        write_bundle(os.path.join(self.dir, "old-pre"), raw)
+        s = tl.BundleSet(self.dir, device=(8, 0))
+        plan = att.Plan(s, "f16", 64, 1, True, 128)
+        self.assertIs(plan.main.params["DQ_TRANSPOSED"], False)
+        self.assertIs(plan.pre.params["DQ_TRANSPOSED"], False)
+        self.assertIs(plan.post.params["DQ_TRANSPOSED"], False)
+        self.assertEqual(plan.dq_acc_shape(2, 4, 100, 64), (2, 4, 100, 64))
+        plan.main = s.select("fmha_backward", dict(HEAD_DIM=64, DTYPE="f16", CAUSAL=True,
+                                                   DQ_TRANSPOSED=True), 128)
+        self.assertTrue(plan.pre.dir.endswith("fmha_backward_preprocess-t"))
+        self.assertTrue(plan.post.dir.endswith("fmha_backward_postprocess-t"))
+        self.assertEqual(plan.dq_acc_shape(2, 4, 100, 64), (2, 4, 64, 100))
+        self.assertTrue(s.select("fmha_backward_preprocess",
+                                 dict(DTYPE="bf16", DQ_TRANSPOSED=False)).dir.endswith("old-pre"))
 
     def test_missing(self):
         write_set(self.dir, dims=(64,), groups=(1,))
@@ -349,10 +384,13 @@ class CpuAttentionKernels:
         B, Hk = K.shape[:2]
         dV.copy_(dv.reshape(B, Hk, group, *dv.shape[2:]).sum(2).to(dV.dtype))
         dK.copy_(dk.reshape(B, Hk, group, *dk.shape[2:]).sum(2).to(dK.dtype))
-        DQacc.add_((ds @ k).float())
+        dq = ds @ k
+        # DQ_TRANSPOSED: the accumulator is [B, H, D, Sq].
+        DQacc.add_((dq.transpose(-1, -2) if p.get("DQ_TRANSPOSED") else dq).float())
 
     def fmha_backward_postprocess(self, p, DQacc, dQ, qk_scale):
-        dQ.copy_((DQacc.double() * qk_scale).to(dQ.dtype))
+        acc = DQacc.transpose(-1, -2) if p.get("DQ_TRANSPOSED") else DQacc
+        dQ.copy_((acc.double() * qk_scale).to(dQ.dtype))
 
 
 def reference(q, k, v, causal, scale, input_pos):
@@ -404,6 +442,29 @@ class AutogradTest(unittest.TestCase):
             scale_ = want.abs().max().item() + 1e-3
             self.assertLessEqual(err, 4 * tol * scale_, f"{name}: error {err}")
         return q, k, v
+
+    def test_dq_transposed(self):
+        """A DQ_TRANSPOSED main kernel (the two-warpgroup variant) set as
+        plan.main runs with its pre- and postprocess and a [B, H, D, Sq]
+        accumulator (each launch checked against its manifest's requires),
+        and gives the default plan's gradients."""
+        for k in ("fmha_backward_preprocess", "fmha_backward_postprocess", "fmha_backward"):
+            write_bundle(os.path.join(self.dir, f"{k}-t"),
+                         manifest_of(k, "f16", 64, False, 1, True, dq_t=True))
+        bundles = tl.BundleSet(self.dir, loader=self.kernels.load, device=(8, 0))
+        g = torch.Generator().manual_seed(5)
+        q, k, v, dout = (torch.randn(1, 2, 128, 64, generator=g).half() for _ in range(4))
+        plan = att.Plan(bundles, "f16", 64, 1, False, 128)
+        out, lse = plan.run_forward(torch, q, k, v, 0.125, 0)
+        want = plan.run_backward(torch, q, k, v, out, lse, dout, 0.125, 0)
+        plan.main = bundles.select("fmha_backward", dict(HEAD_DIM=64, DTYPE="f16", CAUSAL=False,
+                                                         DQ_TRANSPOSED=True), 128)
+        self.kernels.calls.clear()
+        got = plan.run_backward(torch, q, k, v, out, lse, dout, 0.125, 0)
+        self.assertEqual(self.kernels.calls, ["fmha_backward_preprocess", "fmha_backward",
+                                              "fmha_backward_postprocess"])
+        for x, y in zip(got, want):
+            self.assertTrue(torch.equal(x, y))
 
     def test_plain(self):
         self.check()

@@ -19,6 +19,9 @@ log-sum-exp, in the exp2 domain); the backward is the three kernels
 kernels/fmha_backward_preprocess.mlir (Delta = rowsum(dO * O), the f32 dQ
 accumulator zeroed), fmha_backward.mlir (dK, dV, and dQ added into the
 accumulator) and fmha_backward_postprocess.mlir (dQ scaled, converted).
+A main kernel compiled with DQ_TRANSPOSED = true (the two-warpgroup
+variant) adds dQ^T into a [B, H, D, Sq] accumulator; the pre- and
+postprocess bundles with the same DQ_TRANSPOSED go with it.
 
 Bundles: `bundles` is a folder (or a BundleSet) holding bundles of those
 four kernels, one sub-folder each, as `bench/compile_bundles.sh OUT
@@ -51,6 +54,8 @@ MAIN = "fmha_backward"
 POSTPROCESS = "fmha_backward_postprocess"
 KERNELS = (FORWARD, PREPROCESS, MAIN, POSTPROCESS)
 _DTYPES = {"torch.float16": "f16", "torch.bfloat16": "bf16"}
+# Parameters that bundles compiled before they existed lack: their value.
+_PARAM_DEFAULTS = {"DQ_TRANSPOSED": False}
 
 
 class AttentionError(LaunchError):
@@ -119,7 +124,8 @@ class BundleSet:
         # soft-capped bundle never stands in for plain attention.
         plain = {k: v for k, v in _PLAIN.items() if k not in want}
         found = [m for m in self.manifests[kernel]
-                 if all(m.params.get(k) == v for k, v in want.items())
+                 if all(m.params.get(k, _PARAM_DEFAULTS.get(k)) == v
+                        for k, v in want.items())
                  and all(m.params.get(k, v) == v for k, v in plain.items())]
         if key_length is not None:
             def even_ok(m):
@@ -202,10 +208,31 @@ class Plan:
             FORWARD, dict(common, CAUSAL=causal, QUERY_GROUP_SIZE=group, WITH_LSE=True),
             key_length)
         self.main = bundles.select(
-            MAIN, dict(common, CAUSAL=causal, QUERY_GROUP_SIZE=group), key_length)
-        self.pre = bundles.select(PREPROCESS, common)
-        self.post = bundles.select(POSTPROCESS, common)
+            MAIN, dict(common, CAUSAL=causal, QUERY_GROUP_SIZE=group, DQ_TRANSPOSED=False),
+            key_length)
+        self._common = common
         self.bundles = bundles
+
+    # The pre- and postprocess follow the main kernel's dQ accumulator
+    # layout (a caller may set `main` to a variant after construction).
+    @property
+    def dq_transposed(self) -> bool:
+        return bool(self.main.params.get("DQ_TRANSPOSED", False))
+
+    @property
+    def pre(self) -> Manifest:
+        return self.bundles.select(
+            PREPROCESS, dict(self._common, DQ_TRANSPOSED=self.dq_transposed))
+
+    @property
+    def post(self) -> Manifest:
+        return self.bundles.select(
+            POSTPROCESS, dict(self._common, DQ_TRANSPOSED=self.dq_transposed))
+
+    def dq_acc_shape(self, B: int, H: int, Sq: int, D: int) -> Tuple[int, ...]:
+        """The f32 dQ accumulator: [B, H, Sq, D], or [B, H, D, Sq] for a
+        DQ_TRANSPOSED main kernel."""
+        return (B, H, D, Sq) if self.dq_transposed else (B, H, Sq, D)
 
     def run_forward(self, torch, q, k, v, scale: float, input_pos: int):
         B, H, Sq, D = q.shape
@@ -220,7 +247,7 @@ class Plan:
         B, H, Sq, D = q.shape
         f32 = dict(dtype=torch.float32, device=q.device)
         delta = torch.empty((B, H, Sq), **f32)
-        dq_acc = torch.empty((B, H, Sq, D), **f32)
+        dq_acc = torch.empty(self.dq_acc_shape(B, H, Sq, D), **f32)
         self.bundles.kernel(self.pre)(Out=out, dO=dout, Delta=delta, DQacc=dq_acc)
         dk = torch.empty_like(k)
         dv = torch.empty_like(v)

@@ -288,10 +288,15 @@ def main():
             ["@" + f("q"), "@" + f("k"), "@" + f("v"), qs + "=fill:nan",
              "f32[%dx%dx%d]=fill:nan" % (B, H, SQ), scale, pos],
             ["Out", "Lse"], tmp)
-        pp_bind = {"TILE_M": str(tile_m), "HEAD_DIM": str(D), "DTYPE": dt}
+        # DQ_TRANSPOSED (the two-warpgroup main kernel): the accumulator is
+        # [B, H, D, Sq], and the pre- and postprocess take the same flag.
+        dq_t = main_bind.get("DQ_TRANSPOSED", "false")
+        pp_bind = {"TILE_M": str(tile_m), "HEAD_DIM": str(D), "DTYPE": dt,
+                   "DQ_TRANSPOSED": dq_t}
+        acc_shape = (B, H, D, SQ) if dq_t == "true" else (B, H, SQ, D)
         run(a, "fmha_backward_preprocess.mlir", pp_bind, [cdiv(SQ, tile_m), B * H, 1],
             ["@" + f("Out"), "@" + f("do"), "f32[%dx%dx%d]=fill:nan" % (B, H, SQ),
-             "f32[%dx%dx%dx%d]=fill:nan" % (B, H, SQ, D)],
+             "f32[%dx%dx%dx%d]=fill:nan" % acc_shape],
             ["Delta", "DQacc"], tmp, a.pipeline)
         os.rename(f("DQacc"), f("dqacc0"))
         run(a, "fmha_backward.mlir", main_bind, [cdiv(SK, tile_n), B * HK, 1],

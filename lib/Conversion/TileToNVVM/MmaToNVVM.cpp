@@ -15,10 +15,15 @@
 // ldmatrix.x4: lanes 8j..8j+7 give the row addresses of matrix j; thread t
 // receives row t/4, elements 2(t%4), 2(t%4)+1 of each matrix (with .trans,
 // column t/4, rows 2(t%4), 2(t%4)+1).
+// A buffer the mma reads transposed (transpose_a / transpose_b,
+// MmaTranspose.h) is addressed with its coordinates swapped, and takes
+// `.trans` where the untransposed operand would not (and the reverse).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+
+#include "tile/Dialect/TileGPU/IR/MmaTranspose.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -32,12 +37,22 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-/// Reads fragments of a swizzled shared tile with ldmatrix.
+/// Reads fragments of a swizzled shared tile with ldmatrix. Coordinates
+/// are the operand's (M x K for A, K x N for B); a `transposed` buffer
+/// (the mma's transpose_a / transpose_b) holds the operand's transpose,
+/// so each coordinate pair is swapped to address it.
 struct SharedTileReader {
   Value base; // !llvm.ptr<3>
   SharedLayoutAttr layout;
-  SmallVector<int64_t, 2> shape;
+  SmallVector<int64_t, 2> shape; // the buffer's
   Type elementType;
+  bool transposed = false;
+
+  /// The operand dimension that is contiguous in shared memory.
+  unsigned innerDim() const {
+    unsigned inner = layout.getOrder()[0];
+    return transposed ? 1 - inner : inner;
+  }
 
   /// An element of the tile as thread-dependent parts plus constants.
   struct Coord {
@@ -60,6 +75,8 @@ struct SharedTileReader {
     j = arith::AndIOp::create(b, loc, j, i32Const(b, loc, count - 1));
     Value r = arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 7));
     Coord e = laneElement(j, r);
+    if (transposed)
+      e = {e.t1, e.c1, e.t0, e.c0};
     Value addr = sharedAddress(b, loc, base, layout, shape, elementType, e.t0,
                                e.c0, e.t1, e.c1, threadChunkBits);
     Type i32 = b.getI32Type();
@@ -96,7 +113,7 @@ struct MmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     int64_t warpsM = mma.getWarps()[0];
     int64_t m = accType.getDimSize(0), n = accType.getDimSize(1);
     SharedBufferType bType = op.getB().getType();
-    int64_t k = bType.getShape()[0];
+    int64_t k = bType.getShape()[isTransposedB(op) ? 1 : 0];
     Type elementType = bType.getElementType();
     if (!elementType.isF16() && !elementType.isBF16())
       return op.emitOpError() << "mma.sync is lowered for f16 and bf16";
@@ -117,10 +134,11 @@ struct MmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     SmallVector<Value> aRegs;
     int64_t aTiles = 0; // 8-wide column blocks of a register A
     if (auto aBuf = dyn_cast<SharedBufferType>(op.getA().getType())) {
-      aReader = SharedTileReader{
-          opaqueInLoop(rewriter, loc, op, adaptor.getA()),
-          cast<SharedLayoutAttr>(aBuf.getLayout()),
-          SmallVector<int64_t, 2>(aBuf.getShape()), elementType};
+      aReader =
+          SharedTileReader{opaqueInLoop(rewriter, loc, op, adaptor.getA()),
+                           cast<SharedLayoutAttr>(aBuf.getLayout()),
+                           SmallVector<int64_t, 2>(aBuf.getShape()),
+                           elementType, isTransposedA(op)};
     } else {
       aRegs = unpackVector(rewriter, loc, adaptor.getA());
       aTiles = k / 8;
@@ -128,9 +146,9 @@ struct MmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     auto bLayout = cast<SharedLayoutAttr>(bType.getLayout());
     SharedTileReader bReader{opaqueInLoop(rewriter, loc, op, adaptor.getB()),
                              bLayout, SmallVector<int64_t, 2>(bType.getShape()),
-                             elementType};
+                             elementType, isTransposedB(op)};
     // B is K x N; ldmatrix rows are n when K is contiguous (no .trans).
-    bool bTrans = bLayout.getOrder()[0] == 1;
+    bool bTrans = bReader.innerDim() == 1;
 
     Type pairType = VectorType::get({2}, elementType);
     auto asOperand = [&](Value i32Reg) -> Value {
@@ -161,7 +179,7 @@ struct MmaLowering : OpConversionPattern<tilegpu::MmaOp> {
       SmallVector<SmallVector<Value, 4>> aFrag(repM);
       for (int64_t rep = 0; rep < repM; ++rep) {
         if (aReader) {
-          bool aTrans = aReader->layout.getOrder()[0] == 0;
+          bool aTrans = aReader->innerDim() == 0;
           Value warpRow = mul(warp, 16);
           SmallVector<Value> regs = aReader->load(
               rewriter, loc, lane, 4,

@@ -26,6 +26,9 @@
 //   next 8 of K).
 // Descriptor (PTX ISA, "matrix descriptor"): bits 0-13 start >> 4, 16-29
 // LBO >> 4, 32-45 SBO >> 4, 62-63 swizzle mode (1 = 128B).
+// Which dimension of a buffer is K follows the mma's transpose_a /
+// transpose_b (MmaTranspose.h): a transposed buffer is K x M (N x K), so
+// the same tile reads K-major for one mma and MN-major for another.
 //
 // An accumulator that is a zero tile (S = Q K^T) is not materialized: the
 // first k step of each row block runs with scale-d = 0 (D = A B).
@@ -38,6 +41,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+
+#include "tile/Dialect/TileGPU/IR/MmaTranspose.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -180,7 +185,8 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     int64_t warps = mma.getWarps()[0];
     int64_t m = accType.getDimSize(0), n = accType.getDimSize(1);
     SharedBufferType bType = op.getB().getType();
-    int64_t k = bType.getShape()[0];
+    // transpose_b: the buffer is N x K (its K dimension is 1).
+    int64_t k = bType.getShape()[isTransposedB(op) ? 1 : 0];
     Type elementType = bType.getElementType();
     bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(elementType);
     if (!elementType.isF16() && !elementType.isBF16() && !fp8)
@@ -209,7 +215,8 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
       return LLVM::PtrToIntOp::create(rewriter, loc, i32,
                                       opaqueInLoop(rewriter, loc, op, ptr));
     };
-    FailureOr<SharedOperand> bOperand = describe(op, bType, /*kDim=*/0);
+    FailureOr<SharedOperand> bOperand =
+        describe(op, bType, /*kDim=*/isTransposedB(op) ? 1 : 0);
     if (failed(bOperand))
       return failure();
     bOperand->setBase(rewriter, loc, sharedBase(adaptor.getB()));
@@ -219,7 +226,9 @@ struct WgmmaLowering : OpConversionPattern<tilegpu::MmaOp> {
     std::optional<SharedOperand> aOperand;
     SmallVector<Value> aRegs;
     if (auto aBuf = dyn_cast<SharedBufferType>(op.getA().getType())) {
-      FailureOr<SharedOperand> a = describe(op, aBuf, /*kDim=*/1);
+      // transpose_a: the buffer is K x M (its K dimension is 0).
+      FailureOr<SharedOperand> a =
+          describe(op, aBuf, /*kDim=*/isTransposedA(op) ? 0 : 1);
       if (failed(a))
         return failure();
       aOperand = *a;

@@ -1,6 +1,7 @@
 //===- TileGPUOps.cpp - tilegpu operations --------------------------------===//
 
 #include "tile/Dialect/TileGPU/IR/Layouts.h"
+#include "tile/Dialect/TileGPU/IR/MmaTranspose.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -106,24 +107,36 @@ LogicalResult MmaOp::verify() {
     return emitOpError() << "accumulator and result need one #mma layout";
   if (acc.getRank() != 2)
     return emitOpError() << "the accumulator must be a 2-d tile";
-  ArrayRef<int64_t> aShape, bShape = getB().getType().getShape();
+  for (StringRef name : {kMmaTransposeA, kMmaTransposeB})
+    if (Attribute flag = (*this)->getAttr(name); flag && !isa<UnitAttr>(flag))
+      return emitOpError() << "'" << name << "' must be a unit attribute";
+  SmallVector<int64_t, 2> aShape,
+      bShape = llvm::to_vector<2>(getB().getType().getShape());
   if (auto buffer = dyn_cast<SharedBufferType>(getA().getType())) {
     if (buffer.getShape().size() != 2)
       return emitOpError() << "operand a must be a 2-d shared tile";
-    aShape = buffer.getShape();
+    aShape = llvm::to_vector<2>(buffer.getShape());
+    // transpose_a: the buffer is K x M, read as its transpose.
+    if (isTransposedA(*this))
+      std::swap(aShape[0], aShape[1]);
   } else if (auto tensor = dyn_cast<RankedTensorType>(getA().getType())) {
+    if (isTransposedA(*this))
+      return emitOpError() << "a register operand a cannot be transposed "
+                              "(transpose_a reads a shared tile)";
     if (tensor.getEncoding() != acc.getEncoding())
       return emitOpError() << "a register operand a must have the "
                               "accumulator's layout";
     if (tensor.getRank() != 2)
       return emitOpError() << "a register operand a must be a 2-d tile";
-    aShape = tensor.getShape();
+    aShape = llvm::to_vector<2>(tensor.getShape());
   } else {
     return emitOpError() << "operand a must be a shared tile or a register "
                             "tile";
   }
   if (bShape.size() != 2)
     return emitOpError() << "operand b must be a 2-d shared tile";
+  if (isTransposedB(*this))
+    std::swap(bShape[0], bShape[1]);
   if (aShape[1] != bShape[0] || aShape[0] != acc.getDimSize(0) ||
       bShape[1] != acc.getDimSize(1))
     return emitOpError() << "shapes do not compose: a x b must be the "

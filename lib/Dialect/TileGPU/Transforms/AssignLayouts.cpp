@@ -13,6 +13,7 @@
 #include "LayoutRules.h"
 
 #include "tile/Dialect/TileGPU/IR/Layouts.h"
+#include "tile/Dialect/TileGPU/IR/MmaTranspose.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -156,6 +157,9 @@ std::string wgmmaMismatch(tile::MmaOp mma, int numWarps) {
                    : "fp8 wgmma needs B K-major (an N x K view loaded with "
                      "order [1, 0])";
     }
+    // The transpose of a load reads the load's buffer (transpose_a/_b).
+    if (!load)
+      load = getTransposedLoad(v);
     if (!load) {
       // B is staged from registers, row-major; a computed A is normally in
       // the accumulator layout already (attention's P) and not staged.
@@ -246,30 +250,58 @@ LogicalResult LayoutAssigner::rewriteMma(tile::MmaOp mma) {
            << ", N of 8 and K of 16";
   // A: staged from a load, or a register tile (the accumulator layout, or
   // through shared memory if it ends up in another layout: materialize).
+  // An operand that is the transpose of a load (tile.permute [1, 0]) reads
+  // that load's buffer transposed: one buffer for the tile and its
+  // transpose.
+  LoadOp aTransposed =
+      a.getDefiningOp<LoadOp>() ? LoadOp() : getTransposedLoad(a);
+  LoadOp bTransposed =
+      b.getDefiningOp<LoadOp>() ? LoadOp() : getTransposedLoad(b);
   FailureOr<Value> newA = a;
   if (auto load = a.getDefiningOp<LoadOp>())
     newA = stager.stageLoad(load, /*isOperandA=*/true);
-  FailureOr<Value> newB = b.getDefiningOp<LoadOp>()
-                              ? stager.stageLoad(b.getDefiningOp<LoadOp>(),
-                                                 /*isOperandA=*/false)
-                              : stager.stageValue(b, mma, /*isOperandA=*/false);
+  else if (aTransposed)
+    newA = stager.stageLoad(aTransposed, /*isOperandA=*/true);
+  FailureOr<Value> newB =
+      b.getDefiningOp<LoadOp>()
+          ? stager.stageLoad(b.getDefiningOp<LoadOp>(), /*isOperandA=*/false)
+      : bTransposed ? stager.stageLoad(bTransposed, /*isOperandA=*/false)
+                    : stager.stageValue(b, mma, /*isOperandA=*/false);
   if (failed(newA) || failed(newB))
     return failure();
   OpBuilder builder(mma);
   auto resultType = withLayout(mma.getType(), mmaLayout);
   auto newMma = MmaOp::create(builder, mma.getLoc(), resultType, *newA, *newB,
                               mma.getAcc());
+  setTransposed(newMma, static_cast<bool>(aTransposed),
+                static_cast<bool>(bTransposed));
+  // The loads (and the permutes and unit reshapes between a transposed
+  // operand and its load) that may be dead once the mma is replaced,
+  // collected before anything is erased (a and b may share a load).
+  SmallVector<Operation *> feeders;
+  for (Value v : {a, b})
+    for (Operation *def = v.getDefiningOp();
+         def && isa<LoadOp, tile::PermuteOp, tile::ReshapeOp>(def);
+         def = isa<LoadOp>(def) ? nullptr : def->getOperand(0).getDefiningOp())
+      if (!llvm::is_contained(feeders, def))
+        feeders.push_back(def);
   mma.replaceAllUsesWith(newMma.getResult());
   mma.erase();
   anchor(newMma.getResult(), mmaLayout);
   anchor(newMma.getAcc(), mmaLayout);
   if (isTensor(*newA))
     anchor(*newA, mmaLayout);
-  // Loads whose only users were mmas are dead now.
-  for (Value v : {a, b})
-    if (auto load = v.getDefiningOp<LoadOp>())
-      if (load->use_empty())
-        load.erase();
+  // Loads whose only users were mmas are dead now (users first: each chain
+  // was collected from the mma towards its load).
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *&op : feeders)
+      if (op && op->use_empty()) {
+        op->erase();
+        op = nullptr;
+        erased = true;
+      }
+  }
   return success();
 }
 

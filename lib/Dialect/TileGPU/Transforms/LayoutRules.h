@@ -76,6 +76,15 @@ bool isGoodAccessLayout(Attribute layout, ArrayRef<int64_t> shape,
 /// Stages mma operands in shared memory: loaded tiles by cp.async (or, for
 /// views aligned below 4 bytes, a register load and tilegpu.local_store),
 /// computed tiles by tilegpu.local_store; barriers around both.
+/// The load whose tile `operand` is the transpose of: `operand` is a
+/// 2-d `tile.permute [1, 0]` of the 2-d result of a load, each possibly
+/// through `tile.reshape`s that only add or drop unit dimensions, and the
+/// load one that MmaOperandStager::stageLoad stages (zero padding, a tile
+/// dimension along the view's contiguous one). Null otherwise. Such an mma
+/// operand reads the load's staged buffer transposed (tilegpu.mma transpose_a /
+/// transpose_b): no second buffer.
+LoadOp getTransposedLoad(Value operand);
+
 class MmaOperandStager {
 public:
   MmaOperandStager(func::FuncOp func, MmaLayoutAttr mma, bool padded)

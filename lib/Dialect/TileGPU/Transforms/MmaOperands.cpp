@@ -8,6 +8,12 @@
 // preceded by one inside loops (the previous iteration may still read the
 // buffer).
 //
+// An operand that is the transpose of a loaded tile (tile.permute [1, 0])
+// reads that load's buffer: a shared tile [R, C] holds the same bytes as
+// its transpose [C, R] read with the other dimension contiguous, so the
+// mma takes the buffer with transpose_a / transpose_b instead of a second
+// buffer, copy and barrier (attention backward's Q^T and dO^T).
+//
 //===----------------------------------------------------------------------===//
 
 #include "LayoutRules.h"
@@ -16,6 +22,46 @@
 
 using namespace mlir;
 using namespace mlir::tilegpu;
+
+/// `value` without reshapes that only add or drop unit dimensions.
+static Value withoutUnitReshapes(Value value) {
+  auto nonUnit = [](RankedTensorType type) {
+    SmallVector<int64_t> sizes;
+    for (int64_t d : type.getShape())
+      if (d != 1)
+        sizes.push_back(d);
+    return sizes;
+  };
+  while (auto reshape = value.getDefiningOp<tile::ReshapeOp>()) {
+    auto from = cast<RankedTensorType>(reshape.getSource().getType());
+    auto to = cast<RankedTensorType>(value.getType());
+    if (!from.hasStaticShape() || !to.hasStaticShape() ||
+        nonUnit(from) != nonUnit(to))
+      break;
+    value = reshape.getSource();
+  }
+  return value;
+}
+
+LoadOp mlir::tilegpu::getTransposedLoad(Value operand) {
+  auto type = dyn_cast<RankedTensorType>(operand.getType());
+  if (!type || type.getRank() != 2)
+    return {};
+  auto permute = withoutUnitReshapes(operand).getDefiningOp<tile::PermuteOp>();
+  if (!permute || permute.getPermutation() != ArrayRef<int64_t>{1, 0})
+    return {};
+  auto load = withoutUnitReshapes(permute.getSource()).getDefiningOp<LoadOp>();
+  if (!load || load.getType().getRank() != 2 ||
+      load.getType().getDimSize(0) != type.getDimSize(1) ||
+      load.getType().getDimSize(1) != type.getDimSize(0))
+    return {};
+  // Only a load that stageLoad stages (zero padding, a contiguous tile
+  // dimension); any other stays a computed operand, staged as before.
+  if (load.getPadding() != tile::Padding::zero ||
+      getContiguousTileDim(load) < 0)
+    return {};
+  return load;
+}
 
 SharedLayoutAttr
 MmaOperandStager::getOperandLayout(ArrayRef<int64_t> shape,

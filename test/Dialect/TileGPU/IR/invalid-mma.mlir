@@ -112,3 +112,48 @@ func.func @mma_wait_negative(%acc: tensor<64x128xf32, #mma3>) {
   %0 = tilegpu.mma_wait %acc {pending = -1 : i32} : tensor<64x128xf32, #mma3>
   return
 }
+
+// -----
+
+// transpose_b: b is the N x K buffer; the shapes compose with the flag
+// applied (a 64x32 a needs a b of 64x32 read as 32x64), not without it.
+#mma = #tilegpu.mma<version = 2, warps = [4, 1]>
+#s = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+func.func @mma_transpose_b_shapes(%a: !tilegpu.smem<64x32xf16, #s>, %b: !tilegpu.smem<32x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tilegpu.mma' op shapes do not compose: a x b must be the accumulator's shape}}
+  %d = tilegpu.mma %a, %b, %c {transpose_b} : !tilegpu.smem<64x32xf16, #s>, !tilegpu.smem<32x64xf16, #s>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+// transpose_a likewise: a is the K x M buffer.
+#mma = #tilegpu.mma<version = 2, warps = [4, 1]>
+#s = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+func.func @mma_transpose_a_shapes(%a: !tilegpu.smem<64x32xf16, #s>, %b: !tilegpu.smem<32x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tilegpu.mma' op shapes do not compose: a x b must be the accumulator's shape}}
+  %d = tilegpu.mma %a, %b, %c {transpose_a} : !tilegpu.smem<64x32xf16, #s>, !tilegpu.smem<32x64xf16, #s>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+// A register a is in the accumulator layout: there is no transposed read.
+#mma = #tilegpu.mma<version = 2, warps = [4, 1]>
+#s = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+func.func @mma_transpose_register_a(%a: tensor<64x64xf16, #mma>, %b: !tilegpu.smem<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tilegpu.mma' op a register operand a cannot be transposed (transpose_a reads a shared tile)}}
+  %d = tilegpu.mma %a, %b, %c {transpose_a} : tensor<64x64xf16, #mma>, !tilegpu.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+// The transpose flags are unit attributes.
+#mma = #tilegpu.mma<version = 2, warps = [4, 1]>
+#s = #tilegpu.shared<order = [1, 0], vec = 8, perPhase = 1, maxPhase = 1, pad = 8>
+func.func @mma_transpose_not_unit(%a: !tilegpu.smem<64x64xf16, #s>, %b: !tilegpu.smem<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tilegpu.mma' op 'transpose_b' must be a unit attribute}}
+  %d = tilegpu.mma %a, %b, %c {transpose_b = 1 : i32} : !tilegpu.smem<64x64xf16, #s>, !tilegpu.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
+  return
+}

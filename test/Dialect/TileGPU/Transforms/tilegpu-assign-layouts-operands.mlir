@@ -80,7 +80,9 @@ func.func @wgmma_computed_b(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %C
 
 // A that no rule lets take the accumulator layout (a permute, which #mma
 // does not have) is computed in its load's blocked layout and staged
-// through shared memory like a loaded A.
+// through shared memory like a loaded A. (The permute of a computed tile:
+// that of a load would read the load's buffer transposed,
+// tilegpu-assign-layouts-transposed.mlir.)
 // CHECK-LABEL: func.func @computed_a
 // CHECK: %[[A:.*]] = tile.permute %{{.*}} [1, 0] : {{.*}} -> tensor<16x16xf16, #tilegpu.blocked<{{.*}}>>
 // CHECK-NEXT: tilegpu.local_store %[[A]], %[[ABUF:.*]] :
@@ -89,7 +91,8 @@ func.func @wgmma_computed_b(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %C
 func.func @computed_a(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %C: !tile.view<?x?xf32>)
     attributes {tile.kernel = {num_warps = 1 : i32}} {
   %c0 = arith.constant 0 : i32
-  %at = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<16x16xf16>
+  %al = tilegpu.load %A[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<16x16xf16>
+  %at = arith.addf %al, %al : tensor<16x16xf16>
   %a = tile.permute %at [1, 0] : tensor<16x16xf16> -> tensor<16x16xf16>
   %b = tilegpu.load %B[%c0, %c0] dims [0, 1] : !tile.view<?x?xf16> -> tensor<16x16xf16>
   %zero = tile.full 0.0 shape [16, 16] : tensor<16x16xf32>
