@@ -722,7 +722,7 @@ struct TileGPUAssignLayoutsPass
       return signalPassFailure();
     // fp8 <-> float conversions are sm_89's cvt (e4m3x2, e5m2x2).
     unsigned chipVersion = 0;
-    StringRef chipDigits = chip;
+    StringRef chipDigits = target->getName();
     if (chipDigits.consume_front("sm_") &&
         !chipDigits.consumeInteger(10, chipVersion) && chipVersion < 89) {
       WalkResult walk = func.walk([&](tile::AsTypeOp op) {
@@ -734,7 +734,7 @@ struct TileGPUAssignLayoutsPass
         op.emitOpError() << "converts fp8 (" << from << " -> " << to
                          << "), which needs chip sm_89 or newer (cvt "
                             "e4m3x2/e5m2x2), got '"
-                         << chip << "'";
+                         << target->getName() << "'";
         return WalkResult::interrupt();
       });
       if (walk.wasInterrupted())
@@ -831,7 +831,7 @@ struct TileGPUAssignLayoutsPass
             mma.emitOpError()
                 << "fp8 operands need Hopper's wgmma (chip sm_90a, mma-version "
                    "0 or 3); chip '"
-                << chip << "' with mma-version " << static_cast<int>(mmaVersion)
+                << target->getName() << "' with mma-version " << static_cast<int>(mmaVersion)
                 << " lowers mma.sync, which is lowered for f16 and bf16 only";
             return WalkResult::interrupt();
           });

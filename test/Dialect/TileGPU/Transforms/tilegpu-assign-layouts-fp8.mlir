@@ -3,9 +3,9 @@
 // 128B-swizzle layout of 1-byte elements (128-element pieces); located
 // errors where wgmma cannot be used, and for fp8 conversions before sm_89.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts=chip=sm_90a -verify-diagnostics | FileCheck %s
-// RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts=chip=sm_80 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM80
-// RUN: not tile-opt %s -split-input-file -tilegpu-assign-layouts='chip=sm_90a mma-version=2' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SYNC
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-assign-layouts -verify-diagnostics | FileCheck %s
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: not tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-assign-layouts='mma-version=2' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SYNC
 
 // A [128, 128] row-major and B read K x N from an N x K view (dims [1, 0]):
 // both K-major, 128-element pieces, wgmma (version 3).

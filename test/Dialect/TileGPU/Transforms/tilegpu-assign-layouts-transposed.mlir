@@ -5,8 +5,8 @@
 // permuted load that something else reads too keeps its permute for that
 // user.
 //
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts | FileCheck %s
-// RUN: tile-opt %s -split-input-file -tilegpu-assign-layouts=chip=sm_90a | FileCheck %s --check-prefix=WGMMA
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_80 -tilegpu-assign-layouts | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-set-target=target=sm_90a -tilegpu-assign-layouts | FileCheck %s --check-prefix=WGMMA
 
 // Attention backward in miniature: S^T = K Q^T and dK = X Q with one Q
 // buffer (Q [64, 128], the head dim contiguous): S^T reads it transposed.
