@@ -12,19 +12,22 @@ namespace tilebundle {
 
 using ::tile::EnumName;
 
-static constexpr EnumName<DType> kDTypeNames[] = {{DType::F16, "f16"},
-                                                  {DType::BF16, "bf16"},
-                                                  {DType::F32, "f32"},
-                                                  {DType::I32, "i32"},
-                                                  {DType::F8E4M3FN, "f8E4M3FN"},
-                                                  {DType::F8E5M2, "f8E5M2"}};
+static constexpr EnumName<DType> kDTypeNames[] = {
+    {DType::F16, "f16"},           {DType::BF16, "bf16"},
+    {DType::F32, "f32"},           {DType::I32, "i32"},
+    {DType::F8E4M3FN, "f8E4M3FN"}, {DType::F8E5M2, "f8E5M2"}};
 static_assert(::tile::listsEnum(kDTypeNames, DType::F8E5M2));
 /// Other spellings parseDType takes (NumPy's and PyTorch's).
 static constexpr EnumName<DType> kDTypeAliases[] = {
-    {DType::F16, "fp16"}, {DType::F16, "float16"}, {DType::BF16, "bfloat16"},
-    {DType::F32, "fp32"},           {DType::F32, "float32"},
-    {DType::I32, "int32"},          {DType::F8E4M3FN, "float8_e4m3fn"},
-    {DType::F8E4M3FN, "e4m3"},      {DType::F8E5M2, "float8_e5m2"},
+    {DType::F16, "fp16"},
+    {DType::F16, "float16"},
+    {DType::BF16, "bfloat16"},
+    {DType::F32, "fp32"},
+    {DType::F32, "float32"},
+    {DType::I32, "int32"},
+    {DType::F8E4M3FN, "float8_e4m3fn"},
+    {DType::F8E4M3FN, "e4m3"},
+    {DType::F8E5M2, "float8_e5m2"},
     {DType::F8E5M2, "e5m2"}};
 
 const char *dtypeName(DType dtype) {

@@ -831,7 +831,8 @@ struct TileGPUAssignLayoutsPass
             mma.emitOpError()
                 << "fp8 operands need Hopper's wgmma (chip sm_90a, mma-version "
                    "0 or 3); chip '"
-                << target->getName() << "' with mma-version " << static_cast<int>(mmaVersion)
+                << target->getName() << "' with mma-version "
+                << static_cast<int>(mmaVersion)
                 << " lowers mma.sync, which is lowered for f16 and bf16 only";
             return WalkResult::interrupt();
           });
